@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what specdiff's build and tests need, and only what is missing (idempotent).
+# Everything comes from crates.io, npm and Debian apt: nothing is downloaded from GitHub.
+# Tool versions are pinned here once; Trunk.toml and Cargo.toml pin the same ones.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132.0.0
+PYODIDE_VERSION=314.0.8
+PLAYWRIGHT_VERSION=1.65.1
+TOOLS_DIR="$PWD/.tools"
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+has_version() { # command, expected substring
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -q -- "$2"
+}
+
+if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! has_version trunk "$TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (takes ~9 min on 2 cores)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  # Not --locked: a locked dependency of this version is missing from the registry mirror.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+mkdir -p "$TOOLS_DIR/npm"
+need_npm=()
+[ -x "$TOOLS_DIR/npm/node_modules/.bin/wasm-opt" ] || need_npm+=("binaryen@$BINARYEN_VERSION")
+[ -f "$TOOLS_DIR/npm/node_modules/pyodide/package.json" ] && grep -q "\"version\": \"$PYODIDE_VERSION\"" "$TOOLS_DIR/npm/node_modules/pyodide/package.json" || need_npm+=("pyodide@$PYODIDE_VERSION")
+[ -d "$TOOLS_DIR/npm/node_modules/playwright-core" ] || need_npm+=("playwright-core@$PLAYWRIGHT_VERSION")
+if [ ${#need_npm[@]} -gt 0 ]; then
+  say "installing npm packages: ${need_npm[*]}"
+  npm install --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "${need_npm[@]}" >&2
+fi
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "installing chromium and chromium-driver from apt"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq chromium chromium-driver >&2
+fi
+
+say "tools ready"

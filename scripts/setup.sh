@@ -44,11 +44,17 @@ if [ ${#need_npm[@]} -gt 0 ]; then
   npm install --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "${need_npm[@]}" >&2
 fi
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-  say "installing chromium and chromium-driver from apt"
+# chromium + driver for the browser tests; pypy3 so the "not CPython" refusal is tested on a
+# real non-CPython interpreter.
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+command -v pypy3 >/dev/null 2>&1 || need_apt+=(pypy3)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  say "installing from apt: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
-  apt-get install -y -qq chromium chromium-driver >&2
+  apt-get install -y -qq "${need_apt[@]}" >&2
 fi
 
 say "tools ready"

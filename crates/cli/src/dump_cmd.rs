@@ -1,0 +1,336 @@
+//! `specdiff dump`: runs a program under a real CPython with the embedded harness and writes a
+//! validated dump. The harness (`harness.py`) does the capture; this side probes the
+//! interpreter, owns the process (exit status, Ctrl-C) and the output file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use specdiff_core::dump::{read_dump, to_json, Dump};
+use specdiff_core::pystats::{read_pystats, PystatsOptions};
+use specdiff_core::ReadLimits;
+
+use crate::output::{human_size, PendingOutput};
+use crate::python::{check_supported, probe};
+
+/// The harness, embedded so the binary is self-contained.
+pub const HARNESS: &str = include_str!("harness.py");
+
+/// Options of `specdiff dump` (everything before the program to run).
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// Python interpreter to run the program with.
+    #[arg(long, value_name = "PATH", env = "SPECDIFF_PYTHON", default_value = "python3")]
+    pub python: String,
+    /// Where to write the dump (`.json` or `.json.gz`). Default: `<program>.specdiff.json`.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Only dump code whose module or file name matches this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Leave out code whose module or file name matches this glob (repeatable; wins over --include).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Also dump code objects that never ran.
+    #[arg(long)]
+    pub include_unrun: bool,
+    /// Hotness sampling interval in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1.0)]
+    pub interval_ms: f64,
+    /// Do not sample hotness (no sampler thread).
+    #[arg(long)]
+    pub no_sample: bool,
+    /// Run a library module as a script, like `python -m` (the rest are its arguments).
+    #[arg(short = 'm', value_name = "MODULE", conflicts_with = "code")]
+    pub module: Option<String>,
+    /// Run a program passed as a string, like `python -c` (the rest are its arguments).
+    #[arg(short = 'c', value_name = "CODE")]
+    pub code: Option<String>,
+    /// The script to run and its arguments (or the arguments of -m / -c).
+    #[arg(value_name = "SCRIPT [ARGS]", trailing_var_arg = true, allow_hyphen_values = true)]
+    pub program: Vec<String>,
+}
+
+/// What to run, resolved from [`DumpArgs`].
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    Script(PathBuf),
+    Module(String),
+    Code(String),
+}
+
+impl Target {
+    fn harness_words(&self) -> (&'static str, String) {
+        match self {
+            Target::Script(p) => ("script", p.display().to_string()),
+            Target::Module(m) => ("module", m.clone()),
+            Target::Code(c) => ("code", c.clone()),
+        }
+    }
+
+    fn default_output(&self) -> PathBuf {
+        let stem = match self {
+            Target::Script(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
+            Target::Module(m) => Some(m.replace('.', "_")),
+            Target::Code(_) => Some("code".to_string()),
+        };
+        PathBuf::from(format!("{}.specdiff.json", stem.unwrap_or_else(|| "program".into())))
+    }
+}
+
+/// Splits `specdiff dump …` words so that everything after the program (script, `-m MOD` or
+/// `-c CODE`) belongs to the program, exactly like `python` treats its command line.
+pub fn split_program_words(words: &[String]) -> (Vec<String>, Vec<String>) {
+    const VALUED: &[&str] = &["--python", "-o", "--output", "--include", "--exclude", "--interval-ms"];
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_str();
+        if w == "--" {
+            return (words[..i].to_vec(), words[i + 1..].to_vec());
+        }
+        if w == "-m" || w == "-c" {
+            let end = (i + 2).min(words.len());
+            let mut opts = words[..end].to_vec();
+            opts.push("--".into());
+            return (opts, words[end..].to_vec());
+        }
+        if VALUED.contains(&w) {
+            i += 2;
+            continue;
+        }
+        if !w.starts_with('-') || w == "-" {
+            return (words[..i].to_vec(), words[i..].to_vec());
+        }
+        i += 1;
+    }
+    (words.to_vec(), Vec::new())
+}
+
+/// Outcome of a dump, for the exit status.
+pub struct DumpOutcome {
+    /// The exit status specdiff should end with.
+    pub exit_code: i32,
+}
+
+/// Runs `specdiff dump`.
+pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
+    let (target, program_args) = resolve_target(args)?;
+    let probed = probe(&args.python, match &target {
+        Target::Module(m) => Some(m.as_str()),
+        _ => None,
+    })?;
+    check_supported(&args.python, &probed)?;
+    if let Target::Module(m) = &target {
+        if probed.module_found == Some(false) {
+            return Err(format!("module not found: '{m}' (not importable by {})", probed.describe()));
+        }
+    }
+    if args.interval_ms.is_nan() || args.interval_ms <= 0.0 {
+        return Err(format!("--interval-ms must be a positive number of milliseconds, not {}", args.interval_ms));
+    }
+    let dest = args.output.clone().unwrap_or_else(|| target.default_output());
+    // Reserve the output first: an unwritable destination fails before the program runs.
+    let pending = PendingOutput::create(&dest)?;
+
+    let work = tempfile::Builder::new()
+        .prefix("specdiff-run-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let harness_path = work.path().join("specdiff_harness.py");
+    std::fs::write(&harness_path, HARNESS).map_err(|e| format!("cannot write the harness: {e}"))?;
+    let raw_out = work.path().join("dump.json");
+    let stats_before = list_pystats_files();
+
+    let mut cmd = Command::new(&args.python);
+    if probed.pystats && probed.version >= (3, 13, 0) {
+        cmd.args(["-X", "pystats"]);
+    }
+    cmd.arg(&harness_path).arg("--out").arg(&raw_out);
+    for g in &args.include {
+        cmd.arg("--include").arg(g);
+    }
+    for g in &args.exclude {
+        cmd.arg("--exclude").arg(g);
+    }
+    if args.include_unrun {
+        cmd.arg("--include-unrun");
+    }
+    if args.no_sample {
+        cmd.arg("--no-sample");
+    }
+    cmd.arg("--interval-ms").arg(args.interval_ms.to_string());
+    if probed.pystats {
+        cmd.arg("--pystats-dir").arg("/tmp/py_stats");
+    }
+    let (kind, value) = target.harness_words();
+    cmd.arg("--").arg(kind).arg(value).args(&program_args);
+
+    let status = run_child(cmd)?;
+    let interrupted = status.code() == Some(130);
+    if !raw_out.exists() {
+        return Err(no_dump_reason(&status, &probed.describe()));
+    }
+    let bytes = std::fs::read(&raw_out).map_err(|e| format!("cannot read the harness output: {e}"))?;
+    let mut dump = read_dump("harness output", &bytes, ReadLimits::default())
+        .map_err(|e| format!("internal error: the harness wrote an invalid dump ({e})"))?;
+    attach_pystats(&mut dump, &bytes, &stats_before)?;
+    let written = pending.finish(&to_json(&dump))?;
+
+    let summary = format!(
+        "{} ({} code objects, {}) from {}",
+        dest.display(),
+        dump.code.len(),
+        human_size(written),
+        probed.describe()
+    );
+    let exit_code = dump.run.exit_status;
+    if interrupted {
+        eprintln!("specdiff: interrupted (Ctrl-C); dump of the state at interruption written to {summary}");
+        return Ok(DumpOutcome { exit_code: 130 });
+    }
+    match (&dump.run.exception, exit_code) {
+        (Some(exc), _) => eprintln!(
+            "specdiff: the program raised {exc}; dump written anyway (the specialization state is real): {summary}"
+        ),
+        (None, 0) => eprintln!("specdiff: wrote {summary}"),
+        (None, code) => eprintln!(
+            "specdiff: the program exited with status {code}; dump written anyway (the specialization state is real): {summary}"
+        ),
+    }
+    Ok(DumpOutcome { exit_code })
+}
+
+fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<String>), String> {
+    if let Some(m) = &args.module {
+        return Ok((Target::Module(m.clone()), args.program.clone()));
+    }
+    if let Some(c) = &args.code {
+        return Ok((Target::Code(c.clone()), args.program.clone()));
+    }
+    let Some((script, rest)) = args.program.split_first() else {
+        return Err("nothing to run: give a SCRIPT, -m MODULE or -c CODE".into());
+    };
+    let path = Path::new(script);
+    if !path.exists() {
+        return Err(format!("script not found: {script}"));
+    }
+    if path.is_dir() && !path.join("__main__.py").exists() {
+        return Err(format!("script not found: {script} is a directory without __main__.py"));
+    }
+    Ok((Target::Script(path.to_path_buf()), rest.to_vec()))
+}
+
+/// Runs the interpreter with inherited stdio. Ctrl-C from a terminal reaches the child
+/// directly (same process group); specdiff itself survives it so it can report and clean up.
+/// A SIGINT sent to specdiff alone is forwarded if the child has not reacted within 2 s.
+fn run_child(mut cmd: Command) -> Result<ExitStatus, String> {
+    let python = cmd.get_program().to_string_lossy().into_owned();
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run python '{python}': {e}"))?;
+    let got_sigint = Arc::new(AtomicBool::new(false));
+    let child_pid = Arc::new(AtomicI32::new(child.id() as i32));
+    {
+        let flag = got_sigint.clone();
+        // An error here only means a handler is already installed (a second dump in tests).
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let mut sigint_at: Option<Instant> = None;
+    let mut forwarded = false;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status),
+            Ok(None) => {}
+            Err(e) => return Err(format!("lost the python process: {e}")),
+        }
+        if got_sigint.swap(false, Ordering::SeqCst) && sigint_at.is_none() {
+            sigint_at = Some(Instant::now());
+        }
+        if let Some(t) = sigint_at {
+            if !forwarded && t.elapsed() > Duration::from_secs(2) {
+                // SAFETY: kill(2) with a pid we spawned and still own (not yet reaped).
+                unsafe { libc::kill(child_pid.load(Ordering::SeqCst), libc::SIGINT) };
+                forwarded = true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn no_dump_reason(status: &ExitStatus, python: &str) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(sig) = status.signal() {
+        if sig == libc::SIGINT {
+            return "interrupted (Ctrl-C) before the dump was written; nothing written".into();
+        }
+        return format!("{python} was killed by signal {sig}; no dump written");
+    }
+    match status.code() {
+        Some(3) => format!("{python} cannot give adaptive bytecode (see the message above); nothing written"),
+        Some(code) => format!("{python} exited with status {code} before writing the dump; nothing written"),
+        None => "the python process ended without writing a dump; nothing written".into(),
+    }
+}
+
+/// Raw pystats files go to `/tmp/py_stats` (a fixed path in CPython); the new ones are this run's.
+fn list_pystats_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir("/tmp/py_stats")
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn attach_pystats(dump: &mut Dump, raw: &[u8], before: &[PathBuf]) -> Result<(), String> {
+    if !dump.python.pystats_build {
+        return Ok(());
+    }
+    #[derive(serde::Deserialize)]
+    struct Extra {
+        #[serde(default)]
+        pystats_raw_files: Vec<PathBuf>,
+    }
+    let extra: Extra = serde_json::from_slice(raw).map_err(|e| format!("harness output: {e}"))?;
+    let mut files = extra.pystats_raw_files;
+    if files.is_empty() {
+        // 3.11 writes its stats at interpreter exit, after the harness is gone.
+        files = list_pystats_files().into_iter().filter(|p| !before.contains(p)).collect();
+    }
+    if files.is_empty() {
+        eprintln!("specdiff: note: pystats build, but no stats file appeared in /tmp/py_stats");
+        return Ok(());
+    }
+    let contents = files
+        .iter()
+        .map(|f| std::fs::read(f).map(|b| (f.display().to_string(), b)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("cannot read pystats output: {e}"))?;
+    let options = PystatsOptions { python: Some(dump.python.minor_version()), ..Default::default() };
+    let stats = read_pystats(contents.iter().map(|(n, b)| (n.as_str(), b.as_slice())), &options)
+        .map_err(|e| e.to_string())?;
+    dump.pystats = Some(stats);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_program_words;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn program_words_belong_to_the_program() {
+        let (o, p) = split_program_words(&words("-o x.json prog.py --flag -m y"));
+        assert_eq!(o, words("-o x.json"));
+        assert_eq!(p, words("prog.py --flag -m y"));
+        let (o, p) = split_program_words(&words("--no-sample -m http.server --bind 1"));
+        assert_eq!(o, words("--no-sample -m http.server --"));
+        assert_eq!(p, words("--bind 1"));
+        let (o, p) = split_program_words(&words("-c pass -o z"));
+        assert_eq!(o, words("-c pass --"));
+        assert_eq!(p, words("-o z"));
+    }
+}

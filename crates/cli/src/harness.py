@@ -1,0 +1,1082 @@
+"""specdiff harness: run a Python program and dump what the specializing interpreter did to it.
+
+The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CPython 3.11-3.14):
+
+    PYTHON harness.py --out OUT.json [options] -- script PATH ARGS...
+                                                 | module NAME ARGS...
+                                                 | code SOURCE ARGS...
+Options:
+    --out PATH          where to write the dump (plain UTF-8 JSON, written to PATH.tmp then renamed)
+    --include GLOB      keep code whose module name or file name matches (repeatable; none = all)
+    --exclude GLOB      drop code whose module name or file name matches (repeatable; wins)
+    --include-unrun     also dump code objects with no evidence of having run
+    --interval-ms MS    sampler interval in milliseconds (default 1.0)
+    --no-sample         no sampling thread (sampler mode "off")
+    --pystats-dir DIR   on a pystats build: where the interpreter writes its stats files
+                        (CPython: /tmp/py_stats); new files there are listed in the dump
+
+The program runs as __main__ with its own sys.argv and sys.path[0], like `python PATH`,
+`python -m NAME` and `python -c SOURCE`; its stdin/stdout/stderr are untouched and this file
+prints nothing to stdout (diagnostics go to stderr, prefixed "specdiff: "). When the program
+ends (normally, SystemExit, an uncaught exception, Ctrl-C) the dump is written and the harness
+exits with the program's status. Exit status 3: not CPython 3.11+, or the dump could not be
+written. The format is docs/dump-format.md (version 1).
+
+What this file owns, and the rules it applies:
+- Decoding `code._co_code_adaptive` with the running version's own opcode tables into exactly
+  what `dis.get_instructions(code, adaptive=True)` gives (opname, offset, arg, argrepr,
+  positions), plus the raw inline cache words. `decode_code(code)` is the entry point.
+- Finding code objects: module bodies through the "exec" audit event, everything else through
+  gc (functions, generators, coroutines, frames), the sampled stacks, and co_consts recursively.
+- `ran`: a module body seen by the exec hook; code seen on a sampled stack or on a live frame /
+  suspended generator; adaptive evidence (3.11: any quickened opname, since 3.11 quickens only
+  warm code; 3.12+: any specialized opname, since 3.12 inserts superinstructions at creation);
+  a first cache word different from its initial value (probed at start-up by compiling code
+  that never runs); a class body whose class object, or a function defined in it, is alive.
+- Class body: a code object that is not CO_OPTIMIZED and is not named "<module>" (checked on
+  3.11-3.14: class bodies are the only such code the compiler makes).
+- Hotness: a thread samples sys._current_frames() (never settrace/setprofile/sys.monitoring,
+  which leave INSTRUMENTED_* opcodes behind). The GIL switch interval is lowered to the sampling
+  interval while sampling so the thread gets to run. Churn: at most every 10 ms per sampled code
+  object, the opcodes at its instruction offsets are compared with the last look.
+"""
+
+import gc
+import os
+import sys
+import time
+import types
+
+GENERATOR = "specdiff 0.1.0"
+CO_OPTIMIZED, CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR = 0x1, 0x20, 0x80, 0x200
+COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
+CodeType, FunctionType, FrameType = types.CodeType, types.FunctionType, types.FrameType
+GEN_TYPES = {types.GeneratorType: "gi", types.CoroutineType: "cr", types.AsyncGeneratorType: "ag"}
+SELF_FILE = (lambda: 0).__code__.co_filename
+PROBE_FILE = "<specdiff-probe>"
+CHURN_EVERY_S = 0.010
+
+# Argrepr kinds: which rule of dis.get_instructions gives an instruction's argrepr.
+(K_NONE, K_CONST, K_NAME, K_GLOBAL, K_ATTR, K_SUPER, K_JUMP, K_LOCAL, K_COMPARE, K_FORMAT,
+ K_FLAGS, K_BINOP, K_INTR1, K_INTR2, K_FASTFAST, K_CONVERT, K_COMMON, K_SPECIAL, K_IS,
+ K_CONTAINS, K_EXT) = range(21)
+
+
+def log(msg):
+    print("specdiff: " + msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-version opcode tables, built once from the version's own dis/opcode modules. Every table
+# is indexed by the opcode byte found in _co_code_adaptive (specialized or not), so the decoding
+# loop never has to look up the base instruction first.
+
+class Tables:
+    pass
+
+
+_T = None
+
+
+def tables():
+    global _T
+    if _T is None:
+        _T = _build_tables()
+        _T.initial = _probe_initial_counters(_T)   # needs decode_code, hence _T set first
+    return _T
+
+
+def _build_tables():
+    import dis
+    import opcode
+    v = sys.version_info[:2]
+    t = Tables()
+    t.v = v
+    ice = opcode._inline_cache_entries
+    names = dis._all_opname
+    ops = range(256)
+    t.name = [names[op] for op in ops]
+    t.deop = [dis._deoptop(op) for op in ops]
+    t.family = [t.name[t.deop[op]] for op in ops]
+
+    def ncache(d):
+        return ice[d] if isinstance(ice, list) else ice.get(names[d], 0)
+
+    t.ncache = [ncache(t.deop[op]) for op in ops]
+    hasarg = set(getattr(opcode, "hasarg", range(opcode.HAVE_ARGUMENT, 256)))
+    # 3.13+ dis walks co_code, not the adaptive code, for the instruction stream and the args;
+    # they only differ where ENTER_EXECUTOR or INSTRUMENTED_* replaced an opcode: decode those
+    # on a slow path ("odd"), the rest straight from the adaptive code.
+    odd = [v >= (3, 13) and (names[op] == "ENTER_EXECUTOR" or names[op].startswith("INSTRUMENTED_"))
+           for op in ops]
+    t.argmode = [2 if odd[op] else 1 if t.deop[op] in hasarg else 0 for op in ops]
+    t.labels = v >= (3, 13)          # 3.13+ shows jump targets as "to L<n>"
+    t.cmp_shift = 0 if v < (3, 12) else 4 if v < (3, 13) else 5
+    t.global_fmt = "NULL + %s" if v < (3, 13) else "%s + NULL"
+    t.attr_fmt = "NULL|self + %s" if v < (3, 13) else "%s + NULL|self"
+    t.flags = getattr(dis, "FUNCTION_ATTR_FLAGS", None) or getattr(dis, "MAKE_FUNCTION_FLAGS")
+    t.nb_ops = [r for _, r in opcode._nb_ops]
+    t.intr1 = list(getattr(opcode, "_intrinsic_1_descs", ()))
+    t.intr2 = list(getattr(opcode, "_intrinsic_2_descs", ()))
+    t.special = list(getattr(opcode, "_special_method_names", ()))
+    t.common = [c.__name__ if isinstance(c, type) else repr(c)
+                for c in getattr(opcode, "_common_constants", ())]
+    om = opcode.opmap
+    jumps = set(getattr(opcode, "hasjump", ())) | set(getattr(opcode, "hasexc", ()))
+    fastfast = {om.get(n) for n in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW",
+                                     "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST")} - {None}
+    tail = [("FORMAT_VALUE", K_FORMAT), ("CONVERT_VALUE", K_CONVERT),
+            ("MAKE_FUNCTION", K_FLAGS), ("SET_FUNCTION_ATTRIBUTE", K_FLAGS),
+            ("BINARY_OP", K_BINOP), ("CALL_INTRINSIC_1", K_INTR1), ("CALL_INTRINSIC_2", K_INTR2)]
+    if v >= (3, 14):   # dis 3.14 added these four (IS_OP and CONTAINS_OP exist before it)
+        tail += [("LOAD_COMMON_CONSTANT", K_COMMON), ("LOAD_SPECIAL", K_SPECIAL),
+                 ("IS_OP", K_IS), ("CONTAINS_OP", K_CONTAINS)]
+    tail = {om[n]: k for n, k in tail if n in om}
+    kind_of_base, jump_of_base = {}, {}
+    for d in set(t.deop):
+        # Same order of tests as dis's argrepr code for this version.
+        if d == opcode.EXTENDED_ARG:
+            k = K_EXT
+        elif d in opcode.hasconst:
+            k = K_CONST if v >= (3, 12) or d == om["LOAD_CONST"] else K_NONE
+        elif d in opcode.hasname:
+            k = {om["LOAD_GLOBAL"]: K_GLOBAL}.get(d, K_NAME)
+            if v >= (3, 12):
+                k = {om["LOAD_ATTR"]: K_ATTR, om["LOAD_SUPER_ATTR"]: K_SUPER}.get(d, k)
+        elif d in jumps or d in opcode.hasjabs or d in opcode.hasjrel:
+            k = K_JUMP
+        elif d in fastfast:
+            k = K_FASTFAST
+        elif d in opcode.haslocal or d in opcode.hasfree:
+            k = K_LOCAL
+        elif d in opcode.hascompare:
+            k = K_COMPARE
+        else:
+            k = tail.get(d, K_NONE)
+        kind_of_base[d] = k
+        if k == K_JUMP:
+            if d in opcode.hasjabs:
+                jump_of_base[d] = (0, 0, 2)     # target = arg * 2
+            else:                               # target = offset + 2 + sign * arg * 2 + caches
+                sign = -2 if dis._is_backward_jump(d) else 2
+                jump_of_base[d] = (1, 2 + (2 * ncache(d) if v >= (3, 12) else 0), sign)
+    t.kind = [kind_of_base[t.deop[op]] for op in ops]
+    t.jump = [jump_of_base.get(t.deop[op]) for op in ops]
+    t.jump_word = ["from" if t.family[op] == "END_ASYNC_FOR" and v >= (3, 14) else "to"
+                   for op in ops]
+    t.extended_arg = opcode.EXTENDED_ARG
+    t.enter_executor = om.get("ENTER_EXECUTOR", -1)
+    # Ops table facts: specialized, counter kind, and "this opname is evidence of running".
+    t.specialized = [_is_specialized(t.name[op], t.family[op]) for op in ops]
+    t.counter = [_counter_kind(v, t.family[op], t.ncache[op]) for op in ops]
+    t.counter_decoded = [c in ("adaptive", "jit") for c in t.counter]
+    t.evidence = [t.deop[op] != op for op in ops] if v < (3, 12) else list(t.specialized)
+    return t
+
+
+def _is_specialized(name, family):
+    return (name != family and not name.endswith(("_ADAPTIVE", "_QUICK"))
+            and "__" not in name)   # LOAD_FAST__LOAD_FAST & co: quickened superinstructions
+
+
+def _counter_kind(v, family, ncache):
+    if not ncache:
+        return None
+    if v >= (3, 13) and family.startswith("POP_JUMP_IF_"):
+        return "branch"
+    if v >= (3, 13) and family == "JUMP_BACKWARD":
+        return "jit"
+    return "adaptive"
+
+
+_PROBE_SOURCE = """
+def f(a, b, *c, **d):
+    x = a.b; a.b = x; x = a[b]; a[b] = x; x, y = b; x = a + b; x = a < b; x = a in b
+    for i in a:
+        g(i)
+    while a:
+        a = b
+    if a is None or a is not None or not a:
+        g(x=1)
+    return [i for i in a]
+def h():
+    yield from f
+class K:
+    def m(self):
+        return super().m
+"""
+
+
+def _probe_initial_counters(t):
+    """First inline cache word of each family in code that never ran: the initial counters."""
+    found = {}
+    stack = [compile(_PROBE_SOURCE, PROBE_FILE, "exec")]
+    while stack:
+        code = stack.pop()
+        stack.extend(c for c in code.co_consts if type(c) is CodeType)
+        raw = code._co_code_adaptive
+        for off in instruction_offsets(code):
+            d = t.deop[raw[off]]
+            if t.ncache[d]:
+                found.setdefault(d, int.from_bytes(raw[off + 2:off + 4], sys.byteorder))
+    by_kind = {}
+    for d, w in found.items():
+        by_kind.setdefault(t.counter[d], []).append(w)
+    default = {k: max(set(ws), key=ws.count) for k, ws in by_kind.items()}
+    return [found.get(t.deop[op], default.get(t.counter[op], 0)) if t.ncache[op] else None
+            for op in range(256)]
+
+
+def instruction_offsets(code):
+    """Offsets of the instructions (not caches) of a code object."""
+    t = _T
+    raw = code.co_code
+    offs, i = [], 0
+    while i < len(raw):
+        offs.append(i)
+        i += 2 + 2 * t.ncache[raw[i]]
+    return offs
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding
+
+class Dump:
+    """The string table and the ops table of a dump being built."""
+
+    def __init__(self):
+        self.strings, self.string_index = [""], {"": 0}
+        self.ops = []
+        self.op_index = [None] * 256     # opcode -> index into ops
+        self.op_evidence, self.op_initial = [], []
+
+    def s(self, text):
+        i = self.string_index.get(text)
+        if i is None:
+            i = self.string_index[text] = len(self.strings)
+            self.strings.append(text)
+        return i
+
+    def op(self, opcode):
+        i = self.op_index[opcode]
+        if i is None:
+            t = _T
+            i = self.op_index[opcode] = len(self.ops)
+            self.ops.append([t.name[opcode], t.family[opcode], t.specialized[opcode],
+                             t.counter[opcode]])
+            self.op_evidence.append(t.evidence[opcode])
+            self.op_initial.append(t.initial[opcode])
+        return i
+
+
+def decode_code(code, dump):
+    """Decode code._co_code_adaptive into dump instruction arrays (docs/dump-format.md).
+
+    Gives exactly what dis.get_instructions(code, adaptive=True) gives (opname, offset, arg,
+    argrepr, positions), without dis: element 1 indexes dump.ops, element 3 dump.strings;
+    element 6 holds the raw inline cache words, element 7 the decoded first one when it is an
+    adaptive or jit counter. Element 8 (churn) is not added here.
+    """
+    t = _T or tables()
+    argmode, ncache, kind, counter_decoded = t.argmode, t.ncache, t.kind, t.counter_decoded
+    op_index, string_index, s_new = dump.op_index, dump.string_index, dump.s
+    raw = code._co_code_adaptive
+    words = memoryview(raw).cast("H")   # native-endian 16-bit code units, as the interpreter
+    pos = list(code.co_positions())
+    consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg
+    const_strings = {}
+    jumps = []
+    out = []
+    append = out.append
+    ext = 0
+    i = 0
+    n = len(raw)
+    while i < n:
+        op = raw[i]
+        mode = argmode[op]
+        if mode == 1:
+            arg = raw[i + 1] | ext
+            ext = 0
+            k = kind[op]
+            # The common kinds inline, in order of frequency; r is the argrepr to intern.
+            if k == K_LOCAL:
+                r = varname(arg)
+            elif k == K_CONST:
+                s = const_strings.get(arg)
+                if s is None:
+                    s = const_strings[arg] = s_new(repr(consts[arg]))
+                r = None
+            elif k == K_NAME:
+                r = names[arg]
+            elif k == K_ATTR or k == K_GLOBAL:
+                r = names[arg >> 1]
+                if arg & 1:
+                    r = (t.global_fmt if k == K_GLOBAL else t.attr_fmt) % r
+            elif k == K_JUMP:
+                r = _jump(t, op, arg, i, jumps, len(out))
+            elif k == K_FASTFAST:
+                r = varname(arg >> 4) + ", " + varname(arg & 15)
+            elif k == K_EXT:
+                ext = arg << 8
+                if ext >= 0x80000000:   # dis keeps the oparg a signed C int
+                    ext -= 0x100000000
+                r = ""
+            else:
+                r = _rare_argrepr(t, k, arg, names)
+            if r is not None:
+                s = string_index.get(r) if r else 0
+                if s is None:
+                    s = s_new(r)
+        elif mode == 0:
+            arg = None
+            ext = 0
+            s = 0
+        else:
+            i, ext = _decode_odd(t, dump, code, i, ext, pos, words, jumps, out)
+            continue
+        o = op_index[op]
+        if o is None:
+            o = dump.op(op)
+        p = pos[i >> 1]
+        nc = ncache[op]
+        if nc:
+            w = i >> 1
+            cache = words[w + 1:w + 1 + nc].tolist()
+            if counter_decoded[op]:
+                c = cache[0]
+                append([i, o, arg, s, p[0], None if p[0] is None else p[1:], cache,
+                        [c >> 4, c & 15]])
+            else:
+                append([i, o, arg, s, p[0], None if p[0] is None else p[1:], cache])
+            i += 2 + 2 * nc
+        else:
+            append([i, o, arg, s, p[0], None if p[0] is None else p[1:], []])
+            i += 2
+    if jumps:
+        # 3.13+: label n is the n-th jump target in offset order, as dis numbers them.
+        label = {off: n + 1 for n, off in enumerate(sorted({tg for _, tg in jumps}))}
+        for idx, target in jumps:
+            ins = out[idx]
+            ins[3] = s_new("%s L%s" % (t.jump_word[raw[ins[0]]], label.get(target, "?")))
+    return out
+
+
+def _jump(t, op, arg, offset, jumps, index):
+    base, extra, scale = t.jump[op]
+    target = base * offset + extra + scale * arg
+    if t.labels:
+        jumps.append((index, target))   # argrepr filled in once all targets are known
+        return ""
+    return "to %r" % target
+
+
+def _rare_argrepr(t, k, arg, names):
+    if k == K_COMPARE:
+        r = ("<", "<=", "==", "!=", ">", ">=")[arg >> t.cmp_shift]
+        return "bool(%s)" % r if t.v >= (3, 13) and arg & 16 else r
+    if k == K_BINOP:
+        return t.nb_ops[arg]
+    if k == K_SUPER:
+        r = names[arg >> 2]
+        return t.attr_fmt % r if arg & 1 else r
+    if k == K_FLAGS:
+        return ", ".join(s for b, s in enumerate(t.flags) if arg & (1 << b))
+    if k == K_FORMAT:
+        r = ("", "str", "repr", "ascii")[arg & 3]
+        return (r + ", " if r else "") + "with format" if arg & 4 else r
+    if k == K_CONVERT:
+        return ("", "str", "repr", "ascii")[arg]
+    if k == K_INTR1:
+        return t.intr1[arg]
+    if k == K_INTR2:
+        return t.intr2[arg]
+    if k == K_COMMON:
+        return t.common[arg]
+    if k == K_SPECIAL:
+        return t.special[arg]
+    if k == K_IS:
+        return "is not" if arg else "is"
+    if k == K_CONTAINS:
+        return "not in" if arg else "in"
+    return ""
+
+
+def _decode_odd(t, dump, code, i, ext, pos, words, jumps, out):
+    """3.13+: an instruction whose adaptive opcode is ENTER_EXECUTOR or INSTRUMENTED_*. Like
+    dis: walk and take the arg from co_code; show the executor's opcode for ENTER_EXECUTOR."""
+    base = code.co_code
+    op0 = base[i]
+    op = code._co_code_adaptive[i]
+    if op == t.enter_executor:
+        try:
+            from _opcode import get_executor
+            op = get_executor(code, i).get_opcode()
+        except Exception:
+            pass
+    arg, r = None, ""
+    if t.argmode[op0] == 1:
+        arg = base[i + 1] | ext
+        k = t.kind[op]
+        if t.kind[op0] == K_EXT:
+            ext = arg << 8
+            ext = ext - 0x100000000 if ext >= 0x80000000 else ext
+        else:
+            ext = 0
+        if k == K_LOCAL:
+            r = code._varname_from_oparg(arg)
+        elif k == K_CONST:
+            r = repr(code.co_consts[arg])
+        elif k == K_NAME:
+            r = code.co_names[arg]
+        elif k == K_ATTR or k == K_GLOBAL:
+            r = code.co_names[arg >> 1]
+            if arg & 1:
+                r = (t.global_fmt if k == K_GLOBAL else t.attr_fmt) % r
+        elif k == K_JUMP:
+            r = _jump(t, op, arg, i, jumps, len(out))
+        elif k == K_FASTFAST:
+            r = code._varname_from_oparg(arg >> 4) + ", " + code._varname_from_oparg(arg & 15)
+        elif k != K_EXT:
+            r = _rare_argrepr(t, k, arg, code.co_names)
+    else:
+        ext = 0
+    p = pos[i >> 1]
+    nc = t.ncache[op0]
+    cache = words[(i >> 1) + 1:(i >> 1) + 1 + nc].tolist()
+    ins = [i, dump.op(op), arg, dump.s(r), p[0], None if p[0] is None else p[1:], cache]
+    if nc and t.counter_decoded[op]:
+        ins.append([cache[0] >> 4, cache[0] & 15])
+    out.append(ins)
+    return i + 2 + 2 * nc, ext
+
+
+def decode_names(code):
+    """decode_code with names instead of table indexes, for tests: a list of
+    (offset, opname, arg, argrepr, positions 4-tuple, cache words, counter or None)."""
+    dump = Dump()
+    out = []
+    for ins in decode_code(code, dump):
+        p = (None,) * 4 if ins[5] is None else (ins[4],) + tuple(ins[5])
+        out.append((ins[0], dump.ops[ins[1]][0], ins[2], dump.strings[ins[3]], p, ins[6],
+                    ins[7] if len(ins) > 7 else None))
+    return out
+
+
+def has_evidence(code):
+    """Adaptive evidence that the code ran, read straight from _co_code_adaptive."""
+    t = _T
+    raw = code._co_code_adaptive
+    words = memoryview(raw).cast("H")
+    evidence, initial, ncache = t.evidence, t.initial, t.ncache
+    i, n = 0, len(raw)
+    while i < n:
+        op = raw[i]
+        if evidence[op]:
+            return True
+        nc = ncache[op]
+        if nc:
+            if words[(i >> 1) + 1] != initial[op]:
+                return True
+            i += 2 + 2 * nc
+        else:
+            i += 2
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Sampling thread: hotness and churn
+
+class Sampler:
+    def __init__(self, interval_ms):
+        self.interval = interval_ms / 1000.0
+        self.mode, self.note, self.samples = "off", None, 0
+        self.stop = False
+        self.self_hits, self.total_hits, self.line_hits, self.codes = {}, {}, {}, {}
+        self.churn_getter, self.churn_last, self.churn_time, self.churn = {}, {}, {}, {}
+        self.churn_offsets = {}
+        self._done = None
+        self._old_switch = None
+
+    def start(self):
+        if sys.platform == "emscripten":
+            self.mode, self.note = "unavailable", "no threads on emscripten (pyodide)"
+            return
+        try:
+            import _thread
+            self._done = _thread.allocate_lock()
+            self._done.acquire()
+            self._old_switch = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._old_switch, self.interval))
+            _thread.start_new_thread(self._run, ())
+            self.mode = "thread"
+        except Exception as e:
+            self.mode, self.note = "unavailable", "cannot start a thread: %s" % e
+            if self._old_switch is not None:
+                sys.setswitchinterval(self._old_switch)
+
+    def finish(self):
+        if self.mode != "thread":
+            return
+        self.stop = True
+        self._done.acquire(timeout=2.0)
+        sys.setswitchinterval(self._old_switch)
+        for key, code in self.codes.items():
+            self.check_churn(key, code)   # one last look, so late flips count too
+
+    def _run(self):
+        import _thread
+        me = _thread.get_ident()
+        try:
+            while not self.stop:
+                time.sleep(self.interval)
+                now = time.perf_counter()
+                for tid, frame in sys._current_frames().items():
+                    if tid != me:
+                        self.sample(frame, now)
+        except Exception as e:   # never take the program down
+            log("sampler stopped: %r" % (e,))
+        finally:
+            self._done.release()
+
+    def sample(self, frame, now):
+        self_hits, total_hits, codes = self.self_hits, self.total_hits, self.codes
+        top, seen = True, set()
+        while frame is not None:
+            code = frame.f_code
+            if code.co_filename != SELF_FILE:
+                key = id(code)
+                if top:
+                    top = False
+                    self_hits[key] = self_hits.get(key, 0) + 1
+                    line = frame.f_lineno
+                    if line is not None:
+                        lk = (key, line)
+                        self.line_hits[lk] = self.line_hits.get(lk, 0) + 1
+                if key not in seen:
+                    seen.add(key)
+                    total_hits[key] = total_hits.get(key, 0) + 1
+                    codes[key] = code
+                    if now - self.churn_time.get(key, -1.0) >= CHURN_EVERY_S:
+                        self.churn_time[key] = now
+                        self.check_churn(key, code)
+            frame = frame.f_back
+        if not top:
+            self.samples += 1
+
+    def check_churn(self, key, code):
+        getter = self.churn_getter.get(key)
+        if getter is None:
+            offs = instruction_offsets(code)
+            if len(offs) < 2:
+                return
+            from operator import itemgetter
+            getter = self.churn_getter[key] = itemgetter(*offs)
+            self.churn_offsets[key] = offs
+        ops = getter(code._co_code_adaptive)
+        last = self.churn_last.get(key)
+        self.churn_last[key] = ops
+        if last is None or last == ops:
+            return
+        sites = self.churn.setdefault(key, {})   # offset -> [flips, opcodes seen]
+        offs = self.churn_offsets[key]
+        for idx, (a, b) in enumerate(zip(last, ops)):
+            if a != b:
+                site = sites.get(offs[idx])
+                if site is None:
+                    site = sites[offs[idx]] = [0, [a]]
+                site[0] += 1
+                if b not in site[1]:
+                    site[1].append(b)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding code objects after the run
+
+class Found:
+    def __init__(self):
+        self.codes = {}          # id -> code
+        self.live_ran = set()    # ids of code on live frames / suspended generators
+        self.func_module = {}    # id -> __module__ of a function using the code
+        self.func_codes = set()  # ids of code of live function objects
+        self.classes = set()     # (module, qualname) of live classes
+
+
+def find_codes(roots):
+    found = Found()
+    stack = list(roots)
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            stack.append(frame.f_code)
+            found.live_ran.add(id(frame.f_code))
+            frame = frame.f_back
+    for obj in gc.get_objects():
+        tp = type(obj)
+        if tp is FunctionType:
+            code = obj.__code__
+            stack.append(code)
+            found.func_codes.add(id(code))
+            mod = obj.__module__
+            if isinstance(mod, str):
+                found.func_module.setdefault(id(code), mod)
+        elif tp in GEN_TYPES:
+            prefix = GEN_TYPES[tp]
+            code = getattr(obj, prefix + "_code")
+            stack.append(code)
+            if getattr(obj, prefix + "_suspended", False) or getattr(obj, prefix + "_running", 0):
+                found.live_ran.add(id(code))
+        elif tp is FrameType:
+            stack.append(obj.f_code)
+            found.live_ran.add(id(obj.f_code))
+        elif isinstance(obj, type):
+            try:
+                found.classes.add((obj.__module__, obj.__qualname__))
+            except Exception:
+                pass
+    codes = found.codes
+    while stack:
+        code = stack.pop()
+        if id(code) in codes or type(code) is not CodeType:
+            continue
+        if code.co_filename in (SELF_FILE, PROBE_FILE):
+            continue
+        codes[id(code)] = code
+        stack.extend(c for c in code.co_consts if type(c) is CodeType)
+    return found
+
+
+def code_kind(code):
+    name, flags = code.co_name, code.co_flags
+    if name == "<module>":
+        return "module"
+    if not flags & CO_OPTIMIZED:
+        return "class"
+    if name in COMPREHENSIONS:
+        return "comprehension"
+    if name == "<lambda>":
+        return "lambda"
+    if flags & CO_ASYNC_GENERATOR:
+        return "async_generator"
+    if flags & CO_COROUTINE:
+        return "coroutine"
+    if flags & CO_GENERATOR:
+        return "generator"
+    return "function"
+
+
+def file_modules(main_file):
+    """co_filename -> module name, from sys.modules and the target."""
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        try:
+            path = mod.__dict__.get("__file__")
+        except Exception:
+            continue
+        if isinstance(path, str):
+            out.setdefault(path, name)
+    if main_file:
+        out[main_file] = "__main__"
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the dump
+
+def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
+    """Decode the selected code objects, decide `ran`, build their instruction arrays."""
+    import fnmatch
+    t = tables()
+    codes = found.codes
+    parent, children = {}, {}
+    for key, code in codes.items():
+        for c in code.co_consts:
+            if type(c) is CodeType and id(c) in codes and id(c) not in parent:
+                parent[id(c)] = key
+                children.setdefault(key, []).append(id(c))
+    fmods = file_modules(main_file)
+
+    def file_module(fn):
+        mod = fmods.get(fn)
+        if mod is None and fn.startswith("<frozen ") and fn.endswith(">"):
+            mod = fn[8:-1]
+        return mod
+
+    def module_of(key):
+        # The file's module; else (exec'd "<string>" code) the __module__ of a function made
+        # from it or from code nested in it; else the enclosing code's module; else __main__.
+        mod = file_module(codes[key].co_filename)
+        todo = [key]
+        while mod is None and todo:
+            k = todo.pop(0)
+            mod = found.func_module.get(k)
+            todo.extend(children.get(k, ()))
+        k = key
+        while mod is None and k in parent:
+            k = parent[k]
+            mod = file_module(codes[k].co_filename) or found.func_module.get(k)
+        return mod or "__main__"
+
+    def selected(mod, fn):
+        hit = lambda globs: any(fnmatch.fnmatch(mod, g) or fnmatch.fnmatch(fn, g) for g in globs)
+        return (not opts.include or hit(opts.include)) and not hit(opts.exclude)
+
+    # Evidence without decoding. A live function object means the code holding its code
+    # object in co_consts ran (it executed MAKE_FUNCTION); the same goes up the parent chain.
+    ran = set(exec_ids) | set(sampler.total_hits) | found.live_ran
+    ran.update(parent[k] for k in found.func_codes if k in parent)
+    order = sorted(codes, key=lambda k: (codes[k].co_filename, codes[k].co_firstlineno,
+                                         codes[k].co_qualname, codes[k].co_name))
+    chosen = []
+    for key in order:
+        code = codes[key]
+        mod = module_of(key)
+        if not selected(mod, code.co_filename):
+            continue
+        kind = code_kind(code)
+        if key not in ran and (has_evidence(code) or kind == "class"
+                               and (mod, code.co_qualname) in found.classes):
+            ran.add(key)   # (class bodies run once, often leaving no adaptive evidence)
+        chosen.append((key, code, mod, kind))
+    for key in list(ran):
+        while key in parent and parent[key] not in ran:
+            key = parent[key]
+            ran.add(key)
+    if not opts.include_unrun:
+        chosen = [c for c in chosen if c[0] in ran]
+    index = {c[0]: n for n, c in enumerate(chosen)}
+    entries = []
+    for key, code, mod, kind in chosen:
+        instructions = decode_code(code, dump)
+        sites = sampler.churn.get(key)
+        if sites:
+            add_churn(dump, instructions, sites)
+        entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
+                        "ran": key in ran, "parent": index.get(parent.get(key)),
+                        "_file_module": file_module(code.co_filename),
+                        "instructions": instructions})
+    return entries
+
+
+def add_churn(dump, instructions, sites):
+    by_offset = {ins[0]: ins for ins in instructions}
+    for offset, (flips, seen) in sites.items():
+        ins = by_offset.get(offset)
+        if ins is not None:
+            if len(ins) == 7:
+                ins.append(None)
+            ins.append([flips, [dump.op(o) for o in seen]])
+
+
+def finish_entries(dump, entries, sampler):
+    """Fill strings, files and samples; returns (code list, files list)."""
+    import linecache
+    files, file_index, need = [], {}, {}
+    line_hits = {}
+    for (key, line), hits in sampler.line_hits.items():
+        line_hits.setdefault(key, []).append([line, hits])
+    out = []
+    for e in entries:
+        code, key = e["_code"], e["_key"]
+        fn = code.co_filename
+        if fn not in file_index:
+            file_index[fn] = len(files)
+            files.append({"path": fn, "module": e["_file_module"], "_globals": None})
+            need[fn] = set()
+        f = files[file_index[fn]]
+        lines = {ins[4] for ins in e["instructions"] if ins[4] is not None}
+        if e["kind"] != "module" and lines:
+            lines = range(code.co_firstlineno, max(lines) + 1)
+        need[fn].update(lines)
+        if f["_globals"] is None:
+            mod = sys.modules.get(e["_module"])
+            f["_globals"] = getattr(mod, "__dict__", None)
+        out.append({
+            "file": file_index[fn], "module": dump.s(e["_module"]),
+            "qualname": dump.s(code.co_qualname), "name": dump.s(code.co_name),
+            "first_line": code.co_firstlineno, "kind": e["kind"], "parent": e["parent"],
+            "ran": e["ran"],
+            "samples": [sampler.self_hits.get(key, 0), sampler.total_hits.get(key, 0)],
+            "line_samples": sorted(line_hits.get(key, [])),
+            "instructions": e["instructions"]})
+    for f in files:
+        src = source_lines(linecache, f["path"], f.pop("_globals"))
+        f["source"] = source_runs(dump, src, need[f["path"]])
+    return out, files
+
+
+def source_lines(linecache, path, module_globals):
+    try:
+        lines = linecache.getlines(path, module_globals)
+        if not lines and path.startswith("<frozen ") and module_globals:
+            real = module_globals.get("__file__")
+            lines = linecache.getlines(real) if isinstance(real, str) else []
+        return lines
+    except Exception:
+        return []
+
+
+def source_runs(dump, src, wanted):
+    runs, last = [], None
+    for line in sorted(wanted):
+        if not 1 <= line <= len(src):
+            continue
+        text = dump.s(src[line - 1].rstrip("\r\n"))
+        if last is not None and line == last + 1:
+            runs[-1][1].append(text)
+        else:
+            runs.append([line, [text]])
+        last = line
+    return runs
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the target
+
+class Options:
+    def __init__(self):
+        self.out, self.include, self.exclude = None, [], []
+        self.include_unrun, self.interval_ms, self.sample = False, 1.0, True
+        self.pystats_dir, self.kind, self.value, self.args = None, None, None, []
+
+
+def parse_args(argv):
+    o = Options()
+    if "--" not in argv:
+        raise ValueError("expected -- script PATH | module NAME | code SOURCE")
+    cut = argv.index("--")
+    opts, target = argv[:cut], argv[cut + 1:]
+    i = 0
+    while i < len(opts):
+        a = opts[i]
+        if a in ("--include-unrun", "--no-sample"):
+            o.include_unrun |= a == "--include-unrun"
+            o.sample &= a != "--no-sample"
+            i += 1
+            continue
+        if i + 1 >= len(opts) or a not in ("--out", "--include", "--exclude", "--interval-ms",
+                                           "--pystats-dir"):
+            raise ValueError("unknown option or missing value: " + a)
+        val = opts[i + 1]
+        if a == "--out":
+            o.out = val
+        elif a == "--include":
+            o.include.append(val)
+        elif a == "--exclude":
+            o.exclude.append(val)
+        elif a == "--interval-ms":
+            o.interval_ms = float(val)
+            if not o.interval_ms > 0:
+                raise ValueError("--interval-ms must be positive")
+        else:
+            o.pystats_dir = val
+        i += 2
+    if not o.out:
+        raise ValueError("--out is required")
+    if len(target) < 2 or target[0] not in ("script", "module", "code"):
+        raise ValueError("expected -- script PATH | module NAME | code SOURCE, then ARGS")
+    o.kind, o.value, o.args = target[0], target[1], target[2:]
+    return o
+
+
+def prepare_main(opts):
+    """Set sys.argv/sys.path and make a fresh __main__ module; returns (code, module, file)."""
+    import builtins
+    import importlib.machinery
+    main = types.ModuleType("__main__")
+    main.__builtins__ = builtins
+    if opts.kind == "script":
+        path = opts.value
+        sys.argv = [path] + opts.args
+        sys.path[0] = os.path.dirname(os.path.realpath(path))
+        main.__file__, main.__cached__ = path, None
+        main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+        with open(path, "rb") as f:
+            source = f.read()
+        code, filename = compile(source, path, "exec"), path
+    elif opts.kind == "module":
+        import importlib.util
+        sys.argv = ["-m"] + opts.args
+        sys.path[0] = os.getcwd()
+        spec = importlib.util.find_spec(opts.value)
+        if spec is None:
+            raise ImportError("No module named %s" % opts.value)
+        if spec.submodule_search_locations is not None:   # a package: run its __main__
+            spec = importlib.util.find_spec(opts.value + ".__main__")
+            if spec is None:
+                raise ImportError("No module named %s.__main__" % opts.value)
+        code = spec.loader.get_code(spec.name)
+        filename = code.co_filename
+        sys.argv[0] = spec.origin
+        main.__file__, main.__cached__ = spec.origin, getattr(spec, "cached", None)
+        main.__loader__, main.__spec__, main.__package__ = spec.loader, spec, spec.parent
+    else:
+        sys.argv = ["-c"] + opts.args
+        sys.path[0] = ""
+        main.__loader__ = importlib.machinery.BuiltinImporter
+        code, filename = compile(opts.value, "<string>", "exec"), "<string>"
+    sys.modules["__main__"] = main
+    return code, main, filename
+
+
+def exception_text(exc):
+    tp = type(exc)
+    name = tp.__qualname__
+    if tp.__module__ not in ("builtins", "__main__"):
+        name = "%s.%s" % (tp.__module__, name)
+    try:
+        msg = str(exc).split("\n", 1)[0]
+    except Exception:
+        msg = "<unprintable %s object>" % tp.__name__
+    return "%s: %s" % (name, msg) if msg else name
+
+
+def report_exception(exc):
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == SELF_FILE:
+        tb = tb.tb_next   # show the program's traceback, not the harness's frames
+    try:
+        sys.excepthook(type(exc), exc, tb)
+    except Exception:
+        import traceback
+        traceback.print_exception(type(exc), exc, tb)
+
+
+def exit_status_of(exc):
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    try:
+        print(code, file=sys.stderr)
+    except Exception:
+        pass
+    return 1
+
+
+_EXEC_CODES = []
+_RECORDING = [False]
+
+
+def _audit(event, args):
+    # Runs for every audit event in the process: keep it to one compare in the common case.
+    if event == "exec" and _RECORDING[0]:
+        _EXEC_CODES.append(args[0])
+
+
+def pystats_files(d):
+    try:
+        return {os.path.join(d, n) for n in os.listdir(d)}
+    except OSError:
+        return set()
+
+
+def main(argv):
+    impl = sys.implementation.name
+    if impl != "cpython" or sys.version_info < (3, 11):
+        log("adaptive bytecode needs CPython 3.11+ (this is %s %s)"
+            % (impl, ".".join(map(str, sys.version_info[:3]))))
+        return 3
+    try:
+        opts = parse_args(argv)
+    except ValueError as e:
+        log(str(e))
+        return 2
+    tables()
+    harness_module = sys.modules.get("__main__")   # keep our globals alive once replaced
+    sampler = Sampler(opts.interval_ms)
+    pystats = bool(opts.pystats_dir) and hasattr(sys, "_stats_clear")
+    stats_before = pystats_files(opts.pystats_dir) if pystats else set()
+    status, exc_text = 0, None
+    sys.addaudithook(_audit)
+    _RECORDING[0] = True   # before prepare_main: `-m` imports the parent packages
+    started = time.time()
+    t0 = time.perf_counter()
+    try:
+        code, main_module, main_file = prepare_main(opts)
+    except OSError as e:   # like python: "can't open file", status 2
+        log("can't open file %r: %s" % (opts.value, e))
+        status, exc_text, main_file = 2, exception_text(e), None
+    except (ImportError, SyntaxError) as e:
+        report_exception(e)
+        status, exc_text, main_file = 1, exception_text(e), None
+    else:
+        if pystats:
+            sys._stats_clear()
+            if sys.version_info < (3, 13):
+                sys._stats_on()
+        if opts.sample:
+            sampler.start()
+        try:
+            exec(code, main_module.__dict__)
+        except SystemExit as e:
+            status = exit_status_of(e)
+        except KeyboardInterrupt as e:
+            report_exception(e)
+            status, exc_text = 130, "KeyboardInterrupt"
+        except BaseException as e:
+            report_exception(e)
+            status, exc_text = 1, exception_text(e)
+        sampler.finish()
+        if pystats:
+            if sys.version_info < (3, 13):
+                sys._stats_off()
+            sys._stats_dump()
+    duration = time.perf_counter() - t0
+    _RECORDING[0] = False
+    try:
+        run = {"argv": list(sys.argv), "target": {"kind": opts.kind, "value": opts.value},
+               "cwd": os.getcwd(), "started": rfc3339(started), "duration_s": duration,
+               "exit_status": status, "exception": exc_text,
+               "sampler": {"mode": sampler.mode, "interval_ms": opts.interval_ms,
+                           "samples": sampler.samples, "note": sampler.note},
+               "filters": {"include": opts.include, "exclude": opts.exclude,
+                           "include_unrun": opts.include_unrun}}
+        doc = make_dump(opts, run, sampler, main_file)
+        if pystats:
+            doc["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
+        write_json(opts.out, doc)
+    except Exception:
+        import traceback
+        log("could not write the dump:\n" + traceback.format_exc())
+        return 3
+    del harness_module
+    return status
+
+
+def make_dump(opts, run, sampler, main_file):
+    exec_codes = [c for c in _EXEC_CODES if type(c) is CodeType]
+    roots = exec_codes + list(sampler.codes.values())
+    found = find_codes(roots)
+    dump = Dump()
+    # Decode everything before running any more library code (linecache, json, sysconfig),
+    # so what we record is the state the program left.
+    entries = build_code_entries(dump, found, {id(c) for c in exec_codes}, sampler, opts,
+                                 main_file)
+    code, files = finish_entries(dump, entries, sampler)
+    import platform
+    import sysconfig
+    python = {"version": platform.python_version(), "version_info": list(sys.version_info),
+              "implementation": sys.implementation.name, "executable": sys.executable or "",
+              "platform": sysconfig.get_platform(),
+              "pystats_build": hasattr(sys, "_stats_clear")
+              or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or "")}
+    return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
+            "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
+            "pystats": None}
+
+
+def rfc3339(ts):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + ".%03dZ" % (ts % 1 * 1000)
+
+
+def write_json(path, doc):
+    import json
+    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(text.encode("utf-8", "replace"))   # lone surrogates (odd argv/paths) -> "?"
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

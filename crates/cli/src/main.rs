@@ -1,0 +1,58 @@
+//! The `specdiff` command line: `dump` runs a program and records its adaptive bytecode,
+//! `diff` compares two dumps, `stats` imports raw pystats files.
+//!
+//! Exit codes (documented in the README): 0 success; 1 `diff --fail-on-regression` found a hot
+//! regression; 2 bad usage or bad input; for `dump`, the program's own status when it failed
+//! (the dump is still written) and 130 when interrupted.
+
+mod dump_cmd;
+mod output;
+mod python;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "specdiff", version, about = "See what a change did to CPython's bytecode specialization")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a program under CPython 3.11+ and dump its adaptive bytecode.
+    ///
+    /// Usage mirrors python: `specdiff dump [OPTIONS] SCRIPT [ARGS]…`,
+    /// `specdiff dump [OPTIONS] -m MODULE [ARGS]…`, `specdiff dump [OPTIONS] -c CODE [ARGS]…`.
+    Dump(dump_cmd::DumpArgs),
+}
+
+/// Puts a `--` after the program name of `dump`, so the program's own flags are not ours.
+fn argv_for_clap(argv: Vec<String>) -> Vec<String> {
+    let Some(pos) = argv.iter().position(|a| a == "dump") else {
+        return argv;
+    };
+    let (head, rest) = argv.split_at(pos + 1);
+    let (mut opts, program) = dump_cmd::split_program_words(rest);
+    if program.is_empty() {
+        return argv;
+    }
+    if opts.last().map(String::as_str) != Some("--") {
+        opts.push("--".into());
+    }
+    head.iter().cloned().chain(opts).chain(program).collect()
+}
+
+fn main() {
+    let cli = Cli::parse_from(argv_for_clap(std::env::args().collect()));
+    let result = match &cli.command {
+        Command::Dump(args) => dump_cmd::run(args).map(|o| o.exit_code),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(message) => {
+            eprintln!("specdiff: error: {message}");
+            std::process::exit(2);
+        }
+    }
+}

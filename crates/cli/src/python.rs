@@ -1,0 +1,95 @@
+//! Finding and probing the Python interpreter a dump runs under: it must exist, be CPython and
+//! be 3.11 or newer, and we need to know whether it is a pystats build.
+
+use std::process::Command;
+
+use serde::Deserialize;
+
+/// What the probe learned about an interpreter.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PythonProbe {
+    /// `sys.implementation.name` (`"cpython"`, `"pypy"` …).
+    pub implementation: String,
+    /// `sys.version_info[:3]`.
+    pub version: (u32, u32, u32),
+    /// Configured with `--enable-pystats`.
+    pub pystats: bool,
+    /// `importlib.util.find_spec(module) is not None`, when a module was asked about.
+    pub module_found: Option<bool>,
+}
+
+impl PythonProbe {
+    /// `"CPython 3.12.1"`.
+    pub fn describe(&self) -> String {
+        let name = match self.implementation.as_str() {
+            "cpython" => "CPython".to_string(),
+            "pypy" => "PyPy".to_string(),
+            other => other.to_string(),
+        };
+        format!("{name} {}.{}.{}", self.version.0, self.version.1, self.version.2)
+    }
+}
+
+// Written to run on any Python from 2.7 on, so that old interpreters get our clear message
+// rather than a syntax error.
+const PROBE: &str = r#"
+import sys, json
+try:
+    import sysconfig
+    args = sysconfig.get_config_var("CONFIG_ARGS") or ""
+    stats = "--enable-pystats" in args or bool(sysconfig.get_config_var("Py_STATS"))
+except Exception:
+    stats = False
+found = None
+if len(sys.argv) > 1:
+    try:
+        import importlib.util
+        found = importlib.util.find_spec(sys.argv[1]) is not None
+    except Exception:
+        found = False
+impl = getattr(sys, "implementation", None)
+print("SPECDIFF-PROBE " + json.dumps({
+    "implementation": impl.name if impl else "cpython",
+    "version": list(sys.version_info[:3]),
+    "pystats": stats,
+    "module_found": found,
+}))
+"#;
+
+/// Runs `python` once to learn what it is. `module`: also ask whether it can import it.
+pub fn probe(python: &str, module: Option<&str>) -> Result<PythonProbe, String> {
+    let mut cmd = Command::new(python);
+    cmd.arg("-c").arg(PROBE);
+    if let Some(m) = module {
+        cmd.arg(m);
+    }
+    let output = cmd.output().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            format!("python not found: '{python}' (install CPython 3.11+ or pass --python PATH)")
+        }
+        std::io::ErrorKind::PermissionDenied => format!("python '{python}' is not executable"),
+        _ => format!("cannot run python '{python}': {e}"),
+    })?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout.lines().find_map(|l| l.strip_prefix("SPECDIFF-PROBE "));
+    let Some(line) = line else {
+        let err = String::from_utf8_lossy(&output.stderr);
+        let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no output");
+        return Err(format!("'{python}' does not behave like a Python interpreter ({})", last.trim()));
+    };
+    serde_json::from_str(line).map_err(|e| format!("'{python}': unreadable probe answer ({e})"))
+}
+
+/// Checks that the interpreter can give adaptive bytecode.
+pub fn check_supported(python: &str, p: &PythonProbe) -> Result<(), String> {
+    if p.implementation != "cpython" {
+        return Err(format!(
+            "'{python}' is {}, not CPython: adaptive bytecode needs CPython 3.11+",
+            p.describe()
+        ));
+    }
+    if p.version < (3, 11, 0) {
+        return Err(format!("adaptive bytecode needs CPython 3.11+ ('{python}' is {})", p.describe()));
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! Shared by the CLI integration tests: finds every CPython 3.11+ on this machine (pyenv's, and
+//! 3.14 as pyodide under node), reports which were skipped, and runs `specdiff`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use specdiff_core::dump::{read_dump, Dump};
+use specdiff_core::ReadLimits;
+
+/// One interpreter the tests run.
+#[derive(Debug, Clone)]
+pub struct Interpreter {
+    /// `"3.12"` — the minor version this entry stands for.
+    pub minor: &'static str,
+    /// What to pass as `--python`.
+    pub python: PathBuf,
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// pyenv's newest `minor.N` interpreter, if pyenv has one.
+pub fn pyenv_python(minor: &str) -> Option<PathBuf> {
+    let out = Command::new("pyenv").args(["versions", "--bare"]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let version = text
+        .lines()
+        .map(str::trim)
+        .filter(|v| v.starts_with(&format!("{minor}.")) && v[minor.len() + 1..].chars().all(|c| c.is_ascii_digit()))
+        .last()?
+        .to_string();
+    let out = Command::new("pyenv").args(["prefix", &version]).output().ok()?;
+    let prefix = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    let python = prefix.join("bin/python3");
+    python.exists().then_some(python)
+}
+
+fn find(minor: &'static str) -> Result<Interpreter, String> {
+    if minor == "3.14" {
+        let root = repo_root();
+        let wrapper = root.join("scripts/python-pyodide");
+        let package = root.join(".tools/npm/node_modules/pyodide/package.json");
+        if !wrapper.exists() {
+            return Err("scripts/python-pyodide is missing".into());
+        }
+        if !package.exists() {
+            return Err("pyodide is not installed (run scripts/setup.sh)".into());
+        }
+        if Command::new("node").arg("--version").output().is_err() {
+            return Err("node is not installed".into());
+        }
+        return Ok(Interpreter { minor, python: wrapper });
+    }
+    if let Some(p) = pyenv_python(minor) {
+        return Ok(Interpreter { minor, python: p });
+    }
+    let name = format!("python{minor}");
+    match Command::new(&name).arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(Interpreter { minor, python: PathBuf::from(name) }),
+        _ => Err(format!("no CPython {minor} found (pyenv or {name} on PATH)")),
+    }
+}
+
+/// Every interpreter present. Prints (once) which ran and which were skipped, and writes the
+/// same report to `target/specdiff-test-interpreters.txt` for the test script's summary.
+pub fn interpreters() -> &'static [Interpreter] {
+    static FOUND: OnceLock<Vec<Interpreter>> = OnceLock::new();
+    FOUND.get_or_init(|| {
+        let mut found = Vec::new();
+        let mut report = String::new();
+        for minor in ["3.11", "3.12", "3.13", "3.14"] {
+            match find(minor) {
+                Ok(i) => {
+                    report.push_str(&format!("CPython {minor}: ran ({})\n", i.python.display()));
+                    found.push(i);
+                }
+                Err(why) => report.push_str(&format!("CPython {minor}: SKIPPED ({why})\n")),
+            }
+        }
+        eprint!("{report}");
+        let target = repo_root().join("target");
+        let _ = std::fs::create_dir_all(&target);
+        let _ = std::fs::write(target.join("specdiff-test-interpreters.txt"), &report);
+        assert!(!found.is_empty(), "no CPython 3.11+ at all on this machine");
+        found
+    })
+}
+
+/// The `specdiff` binary under test.
+pub fn specdiff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_specdiff"))
+}
+
+/// Runs `specdiff dump --python PY -o OUT ARGS…` and returns the process output.
+pub fn dump_with(interp: &Interpreter, out: &Path, args: &[&str]) -> Output {
+    specdiff()
+        .arg("dump")
+        .arg("--python")
+        .arg(&interp.python)
+        .arg("-o")
+        .arg(out)
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("specdiff runs")
+}
+
+/// Dumps `args` and reads the dump back, failing the test with specdiff's stderr on error.
+pub fn dump_ok(interp: &Interpreter, dir: &Path, name: &str, args: &[&str]) -> Dump {
+    let out = dir.join(format!("{name}-{}.json", interp.minor));
+    let o = dump_with(interp, &out, args);
+    assert!(
+        o.status.success(),
+        "specdiff dump {args:?} under {} failed ({:?}):\n{}",
+        interp.minor,
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    read(&out)
+}
+
+/// Reads a dump file with the core reader.
+pub fn read(path: &Path) -> Dump {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    read_dump(&path.display().to_string(), &bytes, ReadLimits::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The code object `qualname` from a file ending in `file_suffix`.
+pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_core::dump::CodeInfo {
+    d.code
+        .iter()
+        .find(|c| d.str(c.qualname) == qualname && d.files[c.file as usize].path.ends_with(file_suffix))
+        .unwrap_or_else(|| {
+            let names: Vec<_> = d
+                .code
+                .iter()
+                .filter(|c| d.files[c.file as usize].path.ends_with(file_suffix))
+                .map(|c| d.str(c.qualname))
+                .collect();
+            panic!("no code object {qualname} in {file_suffix}; have {names:?}")
+        })
+}
+
+/// `(opname, argrepr, line)` of every instruction of `c`.
+pub fn listing(d: &Dump, c: &specdiff_core::dump::CodeInfo) -> Vec<(String, String, Option<u32>)> {
+    c.instructions
+        .iter()
+        .map(|i| (d.op(i).name.clone(), d.str(i.argrepr).to_string(), i.line))
+        .collect()
+}
+
+/// The 1-based line of the first line of `file` containing `needle`.
+pub fn line_of(file: &Path, needle: &str) -> u32 {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {}", file.display())) as u32 + 1
+}

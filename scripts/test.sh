@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test of specdiff: installs what the tests need first (scripts/setup.sh is
+# idempotent), then native Rust tests (which run the real interpreters found here and say which
+# were skipped), the wasm32 build of the core, and the web viewer's browser tests.
+# Ends with one line "tests: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh || { echo "setup failed"; exit 1; }
+export PATH="$PWD/.tools/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+log=$(mktemp -d)/test.log
+passed=0
+failed=0
+failed_steps=()
+
+step() { # name, command...
+  local name=$1; shift
+  echo "=== $name"
+  if "$@" 2>&1 | tee -a "$log.$name"; then
+    :
+  else
+    failed_steps+=("$name")
+  fi
+  # Count cargo's per-binary results; a step without them counts as one test.
+  local p f
+  p=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log.$name" 2>/dev/null | awk '{s+=$4} END {print s+0}')
+  f=$(grep -Eo '[0-9]+ failed;' "$log.$name" 2>/dev/null | awk '{s+=$1} END {print s+0}')
+  if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+    if [[ " ${failed_steps[*]-} " == *" $name "* ]]; then f=1; else p=1; fi
+  elif [[ " ${failed_steps[*]-} " == *" $name "* ]] && [ "$f" = 0 ]; then
+    f=1
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+step rust-tests cargo test --workspace --locked
+step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
+[ -x scripts/web-tests.sh ] && step web scripts/web-tests.sh
+
+echo
+if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed steps: ${failed_steps[*]}"; fi
+echo "tests: $passed passed, $failed failed"
+[ "$failed" = 0 ] && [ ${#failed_steps[@]} = 0 ]

@@ -8,6 +8,7 @@
 mod dump_cmd;
 mod output;
 mod python;
+mod stats_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +26,8 @@ enum Command {
     /// Usage mirrors python: `specdiff dump [OPTIONS] SCRIPT [ARGS]…`,
     /// `specdiff dump [OPTIONS] -m MODULE [ARGS]…`, `specdiff dump [OPTIONS] -c CODE [ARGS]…`.
     Dump(dump_cmd::DumpArgs),
+    /// Import raw pystats files (/tmp/py_stats/*.txt) into specdiff's stats format.
+    Stats(stats_cmd::StatsArgs),
 }
 
 /// Puts a `--` after the program name of `dump`, so the program's own flags are not ours.
@@ -47,6 +50,7 @@ fn main() {
     let cli = Cli::parse_from(argv_for_clap(std::env::args().collect()));
     let result = match &cli.command {
         Command::Dump(args) => dump_cmd::run(args).map(|o| o.exit_code),
+        Command::Stats(args) => stats_cmd::run(args).map(|()| 0),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -251,3 +251,23 @@ fn pypy_is_refused_as_not_cpython() {
     assert!(err.contains("is PyPy") && err.contains("not CPython"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn real_dumps_validate_against_the_checked_in_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("docs/dump.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema itself is valid");
+    let tmp = tempfile::tempdir().unwrap();
+    for py in interpreters() {
+        let out = tmp.path().join(format!("schema-{}.json", py.minor));
+        let o = dump_with(py, &out, &["examples/demo/head.py", "3"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).take(5).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        assert!(errors.is_empty(), "{}: dump does not match docs/dump.schema.json:\n{}", py.minor, errors.join("\n"));
+        // And the schema is not vacuous: a broken instruction is rejected.
+        let mut broken = doc.clone();
+        broken["code"][0]["instructions"][0][1] = serde_json::json!("LOAD_ATTR");
+        assert!(!validator.is_valid(&broken));
+    }
+}

@@ -16,7 +16,30 @@
 
 pub mod dump;
 pub mod input;
+mod opcode_tables;
+pub mod pystats;
+pub mod share;
 pub mod stats;
+pub mod stats_diff;
 
 pub use dump::{read_dump, Dump};
 pub use input::{InputError, InputErrorKind, ReadLimits};
+
+// The diff engine (docs/engine.md): normalize → match → align → classify → explain →
+// summarize, with the report types of docs/diff-format.md.
+pub mod align;
+pub mod builder;
+pub mod classify;
+pub mod counters;
+pub mod diff;
+pub mod explain;
+pub mod matching;
+pub mod normalize;
+pub mod report;
+pub mod rows;
+pub mod spelling;
+pub mod summary;
+
+pub use classify::{Change, ChangeKind};
+pub use diff::{diff_dumps, function_rows, DiffError, DiffOptions, DiffSession};
+pub use report::{DiffReport, FunctionDiff, FunctionRows};

@@ -1,0 +1,159 @@
+//! Matching code objects across two dumps.
+//!
+//! Code objects are matched by identity, `(module, qualname)`, never by line number: line
+//! shifts do not break a match. When a key is shared by several code objects on a side
+//! (lambdas in one function, `<genexpr>`s, redefined functions, `exec`'d `<string>` code),
+//! each side's candidates are ordered by `(first_line, index)` and paired by an
+//! order-preserving alignment that maximizes `1 + similarity` per pair (so as many as
+//! possible are paired, in source order, and the most similar ones win when the counts
+//! differ). Similarity is the Dice coefficient of the normalized key multisets. Ties are
+//! broken towards the earlier candidates, so the result is deterministic.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dump::{CodeInfo, Dump};
+use crate::normalize::{Key, Normalizer, Side};
+
+/// A code object present in both dumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CodePair {
+    /// Index into the base dump's `code`.
+    pub base: u32,
+    /// Index into the head dump's `code`.
+    pub head: u32,
+}
+
+/// The result of matching two dumps' code objects.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Matching {
+    /// Matched pairs, ordered by base index.
+    pub pairs: Vec<CodePair>,
+    /// Head code objects with no base counterpart (added), ascending.
+    pub added: Vec<u32>,
+    /// Base code objects with no head counterpart (removed), ascending.
+    pub removed: Vec<u32>,
+}
+
+/// The identity of a code object: `(module, qualname)`. Code with no module name is
+/// identified by its file path instead.
+pub fn identity(dump: &Dump, c: &CodeInfo) -> (String, String) {
+    let module = dump.str(c.module);
+    let module = if module.is_empty() { dump.files[c.file as usize].path.as_str() } else { module };
+    (module.to_string(), dump.str(c.qualname).to_string())
+}
+
+/// Matches the code objects of the two dumps behind `norm`.
+pub fn match_code(norm: &mut Normalizer) -> Matching {
+    let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
+    let mut groups: BTreeMap<(String, String), (Vec<u32>, Vec<u32>)> = BTreeMap::new();
+    for (i, c) in base.code.iter().enumerate() {
+        groups.entry(identity(base, c)).or_default().0.push(i as u32);
+    }
+    for (i, c) in head.code.iter().enumerate() {
+        groups.entry(identity(head, c)).or_default().1.push(i as u32);
+    }
+    let mut m = Matching::default();
+    for (_, (mut b, mut h)) in groups {
+        b.sort_by_key(|&i| (base.code[i as usize].first_line, i));
+        h.sort_by_key(|&i| (head.code[i as usize].first_line, i));
+        let pairs = if b.len() == 1 && h.len() == 1 {
+            vec![(0, 0)]
+        } else if b.is_empty() || h.is_empty() {
+            vec![]
+        } else {
+            let bk: Vec<Vec<Key>> = b.iter().map(|&i| sorted_keys(norm, Side::Base, i)).collect();
+            let hk: Vec<Vec<Key>> = h.iter().map(|&i| sorted_keys(norm, Side::Head, i)).collect();
+            best_pairing(&bk, &hk)
+        };
+        let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
+        for (x, y) in pairs {
+            bused[x] = true;
+            hused[y] = true;
+            m.pairs.push(CodePair { base: b[x], head: h[y] });
+        }
+        m.removed.extend(b.iter().zip(&bused).filter(|(_, &u)| !u).map(|(&i, _)| i));
+        m.added.extend(h.iter().zip(&hused).filter(|(_, &u)| !u).map(|(&i, _)| i));
+    }
+    m.pairs.sort();
+    m.added.sort_unstable();
+    m.removed.sort_unstable();
+    m
+}
+
+fn sorted_keys(norm: &mut Normalizer, side: Side, code: u32) -> Vec<Key> {
+    let mut k = norm.keys(side, code);
+    k.sort_unstable();
+    k
+}
+
+/// Dice similarity of two sorted key multisets, in `[0, 1]`.
+pub fn similarity(a: &[Key], b: &[Key]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (a.len() + b.len()) as f64
+}
+
+/// Order-preserving pairing maximizing the sum of `1 + similarity` (a weighted LCS).
+fn best_pairing(b: &[Vec<Key>], h: &[Vec<Key>]) -> Vec<(usize, usize)> {
+    let (n, m) = (b.len(), h.len());
+    let mut score = vec![vec![0.0f64; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let pair = 1.0 + similarity(&b[i], &h[j]) + score[i + 1][j + 1];
+            score[i][j] = pair.max(score[i + 1][j]).max(score[i][j + 1]);
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n && j < m {
+        let pair = 1.0 + similarity(&b[i], &h[j]) + score[i + 1][j + 1];
+        if pair >= score[i][j] - 1e-12 {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if score[i + 1][j] >= score[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similarity_is_dice() {
+        assert_eq!(similarity(&[1, 2, 3], &[1, 2, 3]), 1.0);
+        assert_eq!(similarity(&[1, 2], &[3, 4]), 0.0);
+        assert!((similarity(&[1, 1, 2], &[1, 2, 2]) - 2.0 * 2.0 / 6.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn pairing_prefers_similar_then_order() {
+        // Base has two lambdas, head has three: the middle head one is new.
+        let b = vec![vec![1, 2, 3], vec![7, 8, 9]];
+        let h = vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]];
+        assert_eq!(best_pairing(&b, &h), vec![(0, 0), (1, 2)]);
+        // Equal counts pair in order even when nothing is similar.
+        let b = vec![vec![1], vec![2]];
+        let h = vec![vec![3], vec![4]];
+        assert_eq!(best_pairing(&b, &h), vec![(0, 0), (1, 1)]);
+    }
+}

@@ -1,0 +1,269 @@
+//! Engine tests on small synthetic dumps (see `specdiff_core::builder`): one scenario per
+//! change kind, matching, normalization across versions, filters, ranking and the JSON contract.
+
+use specdiff_core::builder::DumpBuilder;
+use specdiff_core::dump::Dump;
+use specdiff_core::report::RowKind;
+use specdiff_core::*;
+
+fn diff(base: &Dump, head: &Dump) -> DiffReport {
+    diff_dumps(base, head, &DiffOptions::default()).expect("related dumps")
+}
+
+/// One function `f` whose body is `body` (run on a fresh builder of `version`).
+fn one(version: &str, body: impl FnOnce(specdiff_core::builder::CodeBuilder) -> specdiff_core::builder::CodeBuilder) -> Dump {
+    let mut b = DumpBuilder::new(version);
+    b.code("m", "<module>", 1).ins("RESUME", "", 1).ins("LOAD_CONST", "<code object f>", 1).ins("RETURN_VALUE", "", 1).finish();
+    let c = b.code("m", "f", 3).ins("RESUME", "", 3).ins("LOAD_FAST", "p", 4);
+    body(c).ins("RETURN_VALUE", "", 5).finish();
+    b.build()
+}
+
+fn only_change(r: &DiffReport) -> &Change {
+    assert_eq!(r.functions.len(), 1, "{:#?}", r.functions);
+    assert_eq!(r.functions[0].changes.len(), 1, "{:#?}", r.functions[0].changes);
+    &r.functions[0].changes[0]
+}
+
+#[test]
+fn lost_gained_changed() {
+    let slot = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let generic = one("3.12.1", |c| c.ins("LOAD_ATTR", "x", 4).backoff(4));
+    let prop = one("3.12.1", |c| c.ins("LOAD_ATTR_PROPERTY", "x", 4));
+
+    let r = diff(&slot, &generic);
+    let c = only_change(&r);
+    assert_eq!((c.kind, c.family.as_str()), (ChangeKind::Lost, "LOAD_ATTR"));
+    assert_eq!((c.base.as_deref(), c.head.as_deref()), (Some("LOAD_ATTR_SLOT"), Some("LOAD_ATTR")));
+    assert_eq!((c.base_line, c.head_line), (Some(4), Some(4)));
+    assert_eq!(c.head_counter.unwrap().failures(), 3);
+    assert_eq!(r.functions[0].regressions, 1);
+    assert_eq!(r.functions[0].qualname, "f");
+    assert_eq!(r.summary.regressions, 1);
+
+    assert_eq!(only_change(&diff(&generic, &slot)).kind, ChangeKind::Gained);
+    assert_eq!(diff(&generic, &slot).functions[0].regressions, 0);
+    let c = diff(&slot, &prop);
+    assert_eq!(only_change(&c).kind, ChangeKind::Changed);
+    assert_eq!(only_change(&c).head.as_deref(), Some("LOAD_ATTR_PROPERTY"));
+}
+
+#[test]
+fn missing_needs_more_misses_than_base() {
+    for version in ["3.11.7", "3.12.1", "3.13.0"] {
+        let fresh = one(version, |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+        let missed = one(version, |c| c.ins("LOAD_ATTR_SLOT", "x", 4).misses(10));
+        let c = diff(&fresh, &missed);
+        assert_eq!(only_change(&c).kind, ChangeKind::Missing, "{version}");
+        assert_eq!(only_change(&c).head_counter.unwrap().misses(), 10, "{version}");
+        assert!(diff(&missed, &missed).is_empty(), "{version}");
+        assert!(diff(&missed, &fresh).is_empty(), "fewer misses is not a regression ({version})");
+    }
+}
+
+#[test]
+fn backed_off_only_when_head_fails_more() {
+    let warm = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4));
+    let failing = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).backoff(6));
+    assert_eq!(only_change(&diff(&warm, &failing)).kind, ChangeKind::BackedOff);
+    assert!(diff(&failing, &failing).is_empty());
+    // 3.12: backoff 1 is the warm-up value (also after one deopt): no failure proven.
+    let deopted = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
+    assert!(diff(&warm, &deopted).is_empty());
+    // 3.11: backoff 1 is already one failed attempt.
+    let w11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4));
+    let f11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(1));
+    assert_eq!(only_change(&diff(&w11, &f11)).kind, ChangeKind::BackedOff);
+}
+
+#[test]
+fn churning_ignores_warm_up() {
+    let calm = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let churn = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4).churn(6, &["LOAD_ATTR", "LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_SLOT"]));
+    let c = diff(&calm, &churn);
+    assert_eq!(only_change(&c).kind, ChangeKind::Churning);
+    assert_eq!(only_change(&c).head_churn.as_ref().unwrap().effective_flips, 5);
+    assert!(only_change(&c).explanation.as_deref().unwrap().contains("receiver's type varies"));
+    let warmup = one("3.11.7", |c| c.ins("LOAD_GLOBAL_BUILTIN", "print", 4).churn(2, &["LOAD_GLOBAL", "LOAD_GLOBAL_ADAPTIVE", "LOAD_GLOBAL_BUILTIN"]));
+    let plain = one("3.11.7", |c| c.ins("LOAD_GLOBAL_BUILTIN", "print", 4));
+    assert!(diff(&plain, &warmup).is_empty(), "warm-up transitions are not churn");
+}
+
+#[test]
+fn added_and_removed_sites_and_edits() {
+    let base = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let head = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4).ins("LOAD_ATTR_SLOT", "y", 4).ins("LOAD_FAST", "q", 4));
+    let r = diff(&base, &head);
+    let c = only_change(&r);
+    assert_eq!((c.kind, c.base.as_deref(), c.head.as_deref()), (ChangeKind::Added, None, Some("LOAD_ATTR_SLOT")));
+    assert_eq!(c.operand.as_deref(), Some("y"));
+    assert_eq!(r.functions[0].edits, 1, "the LOAD_FAST is an edit, not a change");
+    assert_eq!(only_change(&diff(&head, &base)).kind, ChangeKind::Removed);
+}
+
+#[test]
+fn line_shifts_do_not_break_matching() {
+    let base = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let mut b = DumpBuilder::new("3.12.1");
+    b.code("m", "<module>", 1).ins("RESUME", "", 1).ins("LOAD_CONST", "<code object f>", 1).ins("RETURN_VALUE", "", 1).finish();
+    b.code("m", "f", 30).ins("RESUME", "", 30).ins("LOAD_FAST", "p", 40).ins("LOAD_ATTR_SLOT", "x", 40).ins("RETURN_VALUE", "", 50).finish();
+    let r = diff(&base, &b.build());
+    assert!(r.is_empty(), "{:#?}", r.functions);
+    assert_eq!(r.summary.matched, 2);
+}
+
+#[test]
+fn duplicate_qualnames_pair_by_order_and_similarity() {
+    let lambda = |b: &mut DumpBuilder, line: u32, attr: &str| {
+        b.code("m", "g.<locals>.<lambda>", line).ins("RESUME", "", line).ins("LOAD_FAST", "o", line).ins("LOAD_ATTR_SLOT", attr, line).ins("RETURN_VALUE", "", line).finish()
+    };
+    let mut b = DumpBuilder::new("3.12.1");
+    b.code("m", "<module>", 1).ins("RESUME", "", 1).finish();
+    lambda(&mut b, 5, "a");
+    lambda(&mut b, 9, "c");
+    let mut h = DumpBuilder::new("3.12.1");
+    h.code("m", "<module>", 1).ins("RESUME", "", 1).finish();
+    lambda(&mut h, 6, "a");
+    let new = lambda(&mut h, 8, "zzz_new");
+    lambda(&mut h, 12, "c");
+    let (base, head) = (b.build(), h.build());
+    let r = diff(&base, &head);
+    assert!(r.functions.is_empty(), "{:#?}", r.functions);
+    assert_eq!(r.added_functions.len(), 1);
+    assert_eq!(r.added_functions[0].code, new);
+    assert_eq!(r.added_functions[0].qualname, "g.<locals>.<lambda>");
+    assert!(r.removed_functions.is_empty());
+}
+
+#[test]
+fn self_diff_reports_nothing() {
+    let d = one("3.13.0", |c| c.ins("LOAD_ATTR_SLOT", "x", 4).misses(3).ins("BINARY_OP", "+", 4).backoff(7));
+    let r = diff(&d, &d);
+    assert!(r.is_empty());
+    assert!(r.functions.is_empty() && r.warnings.iter().all(|w| w.code != "version_mismatch"));
+    assert_eq!(r.summary.similarity, 1.0);
+    let all = diff_dumps(&d, &d, &DiffOptions { include_unchanged: true, ..Default::default() }).unwrap();
+    assert_eq!(all.functions.len(), 2);
+    assert!(all.functions.iter().flat_map(|f| &f.changes).all(|c| c.kind == ChangeKind::Unchanged));
+}
+
+#[test]
+fn different_programs_are_refused_unless_allowed() {
+    let a = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let mut b = DumpBuilder::new("3.12.1");
+    b.code("other", "parse", 1).ins("RESUME", "", 1).ins("LOAD_GLOBAL", "json", 2).finish();
+    let other = b.build();
+    let err = diff_dumps(&a, &other, &DiffOptions::default()).unwrap_err();
+    assert!(err.to_string().starts_with("these dumps are from different programs"), "{err}");
+    assert!(matches!(err, DiffError::DifferentPrograms { matched: 0, .. }));
+    let r = diff_dumps(&a, &other, &DiffOptions { allow_unrelated: true, ..Default::default() }).unwrap();
+    assert!(r.warnings.iter().any(|w| w.code == "unrelated"));
+    assert_eq!((r.added_functions.len(), r.removed_functions.len()), (1, 2));
+}
+
+#[test]
+fn cross_version_spellings_align() {
+    // 3.11 LOAD_METHOD + PRECALL/CALL, quickened superinstruction, jump "to N".
+    let mut b = DumpBuilder::new("3.11.7");
+    b.code("m", "f", 1)
+        .ins("RESUME_QUICK", "", 1)
+        .ins("LOAD_FAST__LOAD_FAST", "a", 2)
+        .ins("LOAD_FAST", "b", 2)
+        .ins("LOAD_METHOD_WITH_VALUES", "meth", 2)
+        .ins("PRECALL_PYFUNC", "", 2)
+        .ins("CALL_PY_EXACT_ARGS", "", 2)
+        .ins("PRECALL_NO_KW_LEN", "", 3)
+        .ins("CALL_ADAPTIVE", "", 3)
+        .ins("JUMP_BACKWARD_QUICK", "to 2", 3)
+        .finish();
+    // 3.13: LOAD_ATTR with method flag, compile-time superinstruction, labels.
+    let mut h = DumpBuilder::new("3.13.0");
+    h.code("m", "f", 1)
+        .ins("RESUME_CHECK", "", 1)
+        .ins("LOAD_FAST_LOAD_FAST", "a, b", 2)
+        .ins("LOAD_ATTR_METHOD_WITH_VALUES", "meth + NULL|self", 2)
+        .ins("CALL_PY_EXACT_ARGS", "", 2)
+        .ins("CALL_LEN", "", 3)
+        .ins("JUMP_BACKWARD", "to L1", 3)
+        .finish();
+    let (base, head) = (b.build(), h.build());
+    let r = diff(&base, &head);
+    assert!(r.is_empty(), "{:#?}", r.functions);
+    assert!(r.warnings.iter().any(|w| w.message == "the dumps are from different CPython versions: 3.11.7 vs 3.13.0"));
+    let rows = function_rows(&base, &head, Some(0), Some(0), &DiffOptions::default());
+    assert!(rows.rows.iter().all(|r| r.kind == RowKind::Same), "{:#?}", rows.rows);
+}
+
+#[test]
+fn precall_carries_the_3_11_call_specialization() {
+    let spec = one("3.11.7", |c| c.ins("PRECALL_NO_KW_LEN", "", 4).ins("CALL_ADAPTIVE", "", 4));
+    let lost = one("3.11.7", |c| c.ins("PRECALL_ADAPTIVE", "", 4).backoff(3).ins("CALL_ADAPTIVE", "", 4));
+    let c = diff(&spec, &lost);
+    let c = only_change(&c);
+    assert_eq!((c.kind, c.family.as_str()), (ChangeKind::Lost, "CALL"));
+    assert_eq!(c.base.as_deref(), Some("PRECALL_NO_KW_LEN"));
+}
+
+#[test]
+fn filters_and_ranking() {
+    let body = |b: &mut DumpBuilder, name: &str, slot: bool, samples: u64| {
+        b.code("m", name, 1).ins("LOAD_FAST", "p", 2).ins(if slot { "LOAD_ATTR_SLOT" } else { "LOAD_ATTR" }, "x", 2).samples(samples, &[(2, samples)]).finish();
+    };
+    let (mut b, mut h) = (DumpBuilder::new("3.12.1"), DumpBuilder::new("3.12.1"));
+    b.samples(100);
+    h.samples(100);
+    for (name, hot) in [("cold_b", 0), ("cold_a", 0), ("hot", 50), ("warm", 10)] {
+        body(&mut b, name, true, hot);
+        body(&mut h, name, false, hot);
+    }
+    let (base, head) = (b.build(), h.build());
+    let r = diff(&base, &head);
+    let order: Vec<&str> = r.functions.iter().map(|f| f.qualname.as_str()).collect();
+    assert_eq!(order, ["hot", "warm", "cold_a", "cold_b"]);
+    assert_eq!(r.functions[0].hotness.head_share, 0.5);
+    assert_eq!(r.functions[0].changes[0].hotness, 50);
+    let only = diff_dumps(&base, &head, &DiffOptions { functions: vec!["cold_*".into()], ..Default::default() }).unwrap();
+    assert_eq!(only.functions.len(), 2);
+    let by_module = diff_dumps(&base, &head, &DiffOptions { functions: vec!["m.hot".into()], ..Default::default() }).unwrap();
+    assert_eq!(by_module.functions.len(), 1);
+    let none = diff_dumps(&base, &head, &DiffOptions { modules: vec!["nope".into()], ..Default::default() }).unwrap();
+    assert!(none.warnings.iter().any(|w| w.code == "no_match_for_filters"));
+}
+
+#[test]
+fn json_contract_names() {
+    let r = diff(&one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4)), &one("3.12.1", |c| c.ins("LOAD_ATTR", "x", 4).backoff(3)));
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["format"], "specdiff-diff");
+    let f = &v["functions"][0];
+    for key in ["qualname", "module", "regressions", "changes"] {
+        assert!(f.get(key).is_some(), "function key {key}");
+    }
+    let c = &f["changes"][0];
+    for key in ["kind", "family", "base", "head", "base_line", "head_line", "explanation"] {
+        assert!(c.get(key).is_some(), "change key {key}");
+    }
+    assert_eq!(c["kind"], "lost");
+    assert_eq!(c["head_counter"]["state"], "backed_off");
+    let back: DiffReport = serde_json::from_value(v).unwrap();
+    assert_eq!(back, r);
+}
+
+#[test]
+fn rows_cover_every_instruction_and_link_changes() {
+    let base = one("3.12.1", |c| c.ins("LOAD_ATTR_SLOT", "x", 4).ins("EXTENDED_ARG", "", 4).ins("LOAD_ATTR_SLOT", "y", 4));
+    let head = one("3.12.1", |c| c.ins("LOAD_ATTR", "x", 4).backoff(2).ins("LOAD_FAST", "k", 4).ins("LOAD_ATTR_SLOT", "y", 4));
+    let r = diff(&base, &head);
+    let f = &r.functions[0];
+    let rows = function_rows(&base, &head, Some(f.base_code), Some(f.head_code), &DiffOptions::default());
+    let seen = |pick: fn(&specdiff_core::report::Row) -> Option<&specdiff_core::report::RowSide>| -> Vec<u32> {
+        rows.rows.iter().filter_map(pick).flat_map(|s| s.instructions.iter().map(|i| i.index)).collect()
+    };
+    let n = |d: &Dump| d.code[1].instructions.len() as u32;
+    assert_eq!(seen(|r| r.base.as_ref()), (0..n(&base)).collect::<Vec<_>>());
+    assert_eq!(seen(|r| r.head.as_ref()), (0..n(&head)).collect::<Vec<_>>());
+    for c in &rows.changes {
+        assert_eq!(rows.rows[c.row as usize].change, Some(c.kind));
+    }
+    assert_eq!(rows.changes.iter().filter(|c| c.kind != ChangeKind::Unchanged).count(), f.changes.len());
+}

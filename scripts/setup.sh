@@ -57,4 +57,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get install -y -qq "${need_apt[@]}" >&2
 fi
 
+# CPython 3.11 built with --enable-pystats from Debian's python3.11 source package (~5 min on
+# 2 cores, once): crates/cli/tests/pystats_capture.rs proves the pystats capture on it.
+# Skips itself when .tools/pystats-python/bin/python3.11 exists and works.
+./scripts/build-pystats-python.sh
+
 say "tools ready"

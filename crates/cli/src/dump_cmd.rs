@@ -142,7 +142,9 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let harness_path = work.path().join("specdiff_harness.py");
     std::fs::write(&harness_path, HARNESS).map_err(|e| format!("cannot write the harness: {e}"))?;
     let raw_out = work.path().join("dump.json");
-    let stats_before = list_pystats_files();
+    // A pystats build writes its raw stats into /tmp/py_stats: make sure it exists and note
+    // what is there now, so the files this run adds can be told apart.
+    let capture = if probed.pystats { PystatsCapture::start() } else { None };
 
     let mut cmd = Command::new(&args.python);
     if probed.pystats && probed.version >= (3, 13, 0) {
@@ -163,7 +165,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     }
     cmd.arg("--interval-ms").arg(args.interval_ms.to_string());
     if probed.pystats {
-        cmd.arg("--pystats-dir").arg("/tmp/py_stats");
+        cmd.arg("--pystats-dir").arg(PYSTATS_DIR);
     }
     let (kind, value) = target.harness_words();
     cmd.arg("--").arg(kind).arg(value).args(&program_args);
@@ -176,8 +178,11 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let bytes = std::fs::read(&raw_out).map_err(|e| format!("cannot read the harness output: {e}"))?;
     let mut dump = read_dump("harness output", &bytes, ReadLimits::default())
         .map_err(|e| format!("internal error: the harness wrote an invalid dump ({e})"))?;
-    attach_pystats(&mut dump, &bytes, &stats_before)?;
+    let consumed = attach_pystats(&mut dump, &bytes, capture.as_ref())?;
     let written = pending.finish(&to_json(&dump))?;
+    if let Some(c) = capture {
+        c.finish(&consumed);
+    }
 
     let summary = format!(
         "{} ({} code objects, {}) from {}",
@@ -273,19 +278,102 @@ fn no_dump_reason(status: &ExitStatus, python: &str) -> String {
     }
 }
 
-/// Raw pystats files go to `/tmp/py_stats` (a fixed path in CPython); the new ones are this run's.
+/// The folder CPython's pystats builds write their raw stats files to (fixed in CPython).
+const PYSTATS_DIR: &str = "/tmp/py_stats";
+
+/// Serializes specdiff dumps that run a pystats build: they all share `/tmp/py_stats`, and a
+/// run's files are told apart only by appearing while it ran.
+const PYSTATS_LOCK: &str = "/tmp/specdiff-py_stats.lock";
+
+/// One run's claim on `/tmp/py_stats`.
+///
+/// CPython 3.11 has no API to switch stats on or off, or to write them: the interpreter
+/// always counts, and writes `/tmp/py_stats/<random>.txt` in `Py_FinalizeEx`, after the
+/// harness is gone, and only if the folder exists (otherwise it prints the whole table to
+/// stderr). So before the run the folder is created and its `.txt` files listed; after the
+/// run the new ones are this run's (one per process it started). Other specdiff dumps wait
+/// for the lock meanwhile; other pystats-build processes started by hand are not excluded.
+struct PystatsCapture {
+    /// Held (flock) until the run's files are consumed; `None` if the lock could not be had.
+    _lock: Option<std::fs::File>,
+    /// We created the folder, so we remove it again if nothing else is left in it.
+    created_dir: bool,
+    before: Vec<PathBuf>,
+}
+
+impl PystatsCapture {
+    /// `None` (after a warning) when the folder cannot be created: the run still happens,
+    /// without stats.
+    fn start() -> Option<Self> {
+        let lock = lock_pystats();
+        let created_dir = match std::fs::create_dir(PYSTATS_DIR) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && Path::new(PYSTATS_DIR).is_dir() => false,
+            Err(e) => {
+                eprintln!(
+                    "specdiff: warning: cannot create {PYSTATS_DIR} ({e}); the interpreter will print its stats to stderr and the dump will have none"
+                );
+                return None;
+            }
+        };
+        Some(PystatsCapture { _lock: lock, created_dir, before: list_pystats_files() })
+    }
+
+    /// The raw files that appeared since [`PystatsCapture::start`].
+    fn new_files(&self) -> Vec<PathBuf> {
+        list_pystats_files().into_iter().filter(|p| !self.before.contains(p)).collect()
+    }
+
+    /// Deletes the raw files whose contents are now in the dump (they would otherwise pile up
+    /// and be summed into the next `specdiff stats /tmp/py_stats` or `summarize_stats.py`),
+    /// removes the folder if we created it and it is empty, and releases the lock.
+    fn finish(self, consumed: &[PathBuf]) {
+        for f in consumed {
+            let _ = std::fs::remove_file(f);
+        }
+        if self.created_dir {
+            let _ = std::fs::remove_dir(PYSTATS_DIR); // fails, harmlessly, if not empty
+        }
+    }
+}
+
+/// Takes the exclusive lock on [`PYSTATS_LOCK`], waiting (with a note) if another dump holds
+/// it. Best effort: `None` if the lock file cannot be opened.
+fn lock_pystats() -> Option<std::fs::File> {
+    use std::os::unix::io::AsRawFd;
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(PYSTATS_LOCK).ok()?;
+    // SAFETY: flock(2) on a descriptor we own for as long as `file` lives.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        eprintln!("specdiff: waiting for another specdiff dump that is using {PYSTATS_DIR}");
+        // SAFETY: as above.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return None;
+        }
+    }
+    Some(file)
+}
+
+/// The raw stats files (`*.txt`) in `/tmp/py_stats`, sorted.
 fn list_pystats_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir("/tmp/py_stats")
+    let mut v: Vec<PathBuf> = std::fs::read_dir(PYSTATS_DIR)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|x| x == "txt") && p.is_file());
     v.sort();
     v
 }
 
-fn attach_pystats(dump: &mut Dump, raw: &[u8], before: &[PathBuf]) -> Result<(), String> {
+/// Fills `dump.pystats` from this run's raw files and returns the files it read. The files are
+/// those the harness reports writing (3.12+: `sys._stats_dump()`), else (3.11) those that
+/// appeared in `/tmp/py_stats` during the run. A file that cannot be read leaves `pystats`
+/// `null` with a warning, and the files in place: the dump itself is still good.
+fn attach_pystats(dump: &mut Dump, raw: &[u8], capture: Option<&PystatsCapture>) -> Result<Vec<PathBuf>, String> {
     if !dump.python.pystats_build {
-        return Ok(());
+        return Ok(Vec::new());
     }
+    let Some(capture) = capture else {
+        return Ok(Vec::new());
+    };
     #[derive(serde::Deserialize)]
     struct Extra {
         #[serde(default)]
@@ -294,23 +382,30 @@ fn attach_pystats(dump: &mut Dump, raw: &[u8], before: &[PathBuf]) -> Result<(),
     let extra: Extra = serde_json::from_slice(raw).map_err(|e| format!("harness output: {e}"))?;
     let mut files = extra.pystats_raw_files;
     if files.is_empty() {
-        // 3.11 writes its stats at interpreter exit, after the harness is gone.
-        files = list_pystats_files().into_iter().filter(|p| !before.contains(p)).collect();
+        files = capture.new_files();
     }
     if files.is_empty() {
-        eprintln!("specdiff: note: pystats build, but no stats file appeared in /tmp/py_stats");
-        return Ok(());
+        eprintln!("specdiff: note: pystats build, but no stats file appeared in {PYSTATS_DIR}; the dump has no pystats");
+        return Ok(Vec::new());
     }
-    let contents = files
+    let stats = files
         .iter()
-        .map(|f| std::fs::read(f).map(|b| (f.display().to_string(), b)))
+        .map(|f| std::fs::read(f).map(|b| (f.display().to_string(), b)).map_err(|e| format!("{}: {e}", f.display())))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("cannot read pystats output: {e}"))?;
-    let options = PystatsOptions { python: Some(dump.python.minor_version()), ..Default::default() };
-    let stats = read_pystats(contents.iter().map(|(n, b)| (n.as_str(), b.as_slice())), &options)
-        .map_err(|e| e.to_string())?;
-    dump.pystats = Some(stats);
-    Ok(())
+        .and_then(|contents| {
+            let options = PystatsOptions { python: Some(dump.python.minor_version()), ..Default::default() };
+            read_pystats(contents.iter().map(|(n, b)| (n.as_str(), b.as_slice())), &options).map_err(|e| e.to_string())
+        });
+    match stats {
+        Ok(stats) => {
+            dump.pystats = Some(stats);
+            Ok(files)
+        }
+        Err(e) => {
+            eprintln!("specdiff: warning: cannot read this run's pystats ({e}); the dump has no pystats, the raw files are left in {PYSTATS_DIR}");
+            Ok(Vec::new())
+        }
+    }
 }
 
 #[cfg(test)]

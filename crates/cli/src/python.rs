@@ -54,6 +54,12 @@ print("SPECDIFF-PROBE " + json.dumps({
     "pystats": stats,
     "module_found": found,
 }))
+if stats:
+    # A pystats build writes its stats when it finalizes (3.11: a file in /tmp/py_stats, if
+    # that folder exists). The probe's own would be litter there: leave without finalizing.
+    import os
+    sys.stdout.flush()
+    os._exit(0)
 "#;
 
 /// Runs `python` once to learn what it is. `module`: also ask whether it can import it.

@@ -65,6 +65,26 @@ fn find(minor: &'static str) -> Result<Interpreter, String> {
     }
 }
 
+/// The CPython 3.11 `--enable-pystats` build: env `SPECDIFF_PYSTATS_PYTHON`, else the one
+/// `scripts/build-pystats-python.sh` installs in `.tools/pystats-python/bin/python3.11`.
+/// Only checked to exist: running it would leave a stats file in `/tmp/py_stats`.
+pub fn pystats_python() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("SPECDIFF_PYSTATS_PYTHON").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("SPECDIFF_PYSTATS_PYTHON={} does not exist", p.display()))
+        };
+    }
+    let p = repo_root().join(".tools/pystats-python/bin/python3.11");
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err("no pystats build (scripts/build-pystats-python.sh makes one)".into())
+    }
+}
+
 /// Every interpreter present. Prints (once) which ran and which were skipped, and writes the
 /// same report to `target/specdiff-test-interpreters.txt` for the test script's summary.
 pub fn interpreters() -> &'static [Interpreter] {
@@ -80,6 +100,15 @@ pub fn interpreters() -> &'static [Interpreter] {
                 }
                 Err(why) => report.push_str(&format!("CPython {minor}: SKIPPED ({why})\n")),
             }
+        }
+        // The pystats build is not one of `found` (the general tests do not run under it);
+        // tests/pystats_capture.rs does. Listed here so the report names it in every case.
+        match pystats_python() {
+            Ok(p) => report.push_str(&format!(
+                "CPython 3.11 --enable-pystats: ran ({}; by tests/pystats_capture.rs)\n",
+                p.display()
+            )),
+            Err(why) => report.push_str(&format!("CPython 3.11 --enable-pystats: SKIPPED: {why}\n")),
         }
         eprint!("{report}");
         let target = repo_root().join("target");

@@ -23,29 +23,41 @@ exits with the program's status. Exit status 3: not CPython 3.11+, or the dump c
 written. The format is docs/dump-format.md (version 1).
 
 What this file owns, and the rules it applies:
-- Decoding `code._co_code_adaptive` with the running version's own opcode tables into exactly
-  what `dis.get_instructions(code, adaptive=True)` gives (opname, offset, arg, argrepr,
-  positions), plus the raw inline cache words. `decode_code(code)` is the entry point.
+- Decoding `code._co_code_adaptive` with the running version's own opcode tables (from the
+  `opcode` module; `dis` is not imported) into exactly what `dis.get_instructions(code,
+  adaptive=True)` gives (opname, offset, arg, argrepr, positions), plus the raw inline cache
+  words: `decode_code(code, Dump())` returns a code object's dump instruction arrays. Where dis
+  is itself wrong we are wrong the same way: 3.12 dis walks INSTRUMENTED_* code (left by a
+  debugger or coverage tool) into its caches.
 - Finding code objects: module bodies through the "exec" audit event, everything else through
   gc (functions, generators, coroutines, frames), the sampled stacks, and co_consts recursively.
+  Their adaptive bytecode is snapshotted before the harness runs any more library code.
 - `ran`: a module body seen by the exec hook; code seen on a sampled stack or on a live frame /
   suspended generator; adaptive evidence (3.11: any quickened opname, since 3.11 quickens only
   warm code; 3.12+: any specialized opname, since 3.12 inserts superinstructions at creation);
   a first cache word different from its initial value (probed at start-up by compiling code
-  that never runs); a class body whose class object, or a function defined in it, is alive.
+  that never runs); a class body whose class is alive; and the enclosing code of any code that
+  ran or of a live function (it executed the MAKE_FUNCTION).
 - Class body: a code object that is not CO_OPTIMIZED and is not named "<module>" (checked on
   3.11-3.14: class bodies are the only such code the compiler makes).
 - Hotness: a thread samples sys._current_frames() (never settrace/setprofile/sys.monitoring,
   which leave INSTRUMENTED_* opcodes behind). The GIL switch interval is lowered to the sampling
   interval while sampling so the thread gets to run. Churn: at most every 10 ms per sampled code
-  object, the opcodes at its instruction offsets are compared with the last look.
+  object, the opcodes at its instruction offsets are compared with the last look, and once
+  more at the end; the first change seen at a site (e.g. to its first specialization) counts.
+- Not recorded: a program leaving through os._exit(), and what threads still running after
+  the main program returned do later (the dump is written before interpreter shutdown).
 """
 
+# Only modules already loaded at start-up, or written in C: importing them runs no Python code
+# that would then show up in the dump. Others are imported after the dump's snapshot.
+import _thread
 import gc
 import os
 import sys
 import time
 import types
+from _operator import itemgetter
 
 GENERATOR = "specdiff 0.1.0"
 CO_OPTIMIZED, CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR = 0x1, 0x20, 0x80, 0x200
@@ -87,16 +99,26 @@ def tables():
 
 
 def _build_tables():
-    import dis
+    # Only `opcode` (data) is imported, not `dis`: importing dis runs collections.namedtuple &
+    # co, which would then show up in every dump. What dis derives is rebuilt here.
     import opcode
     v = sys.version_info[:2]
     t = Tables()
     t.v = v
     ice = opcode._inline_cache_entries
-    names = dis._all_opname
+    names = list(opcode.opname)   # dis._all_opname: specialized names in the free slots
+    if hasattr(opcode, "_specialized_opmap"):
+        for name, op in opcode._specialized_opmap.items():
+            names[op] = name
+    else:
+        free = [op for op, name in enumerate(names) if name.startswith("<")]
+        for op, name in zip(free, opcode._specialized_instructions):
+            names[op] = name
+    deoptmap = {spec: base for base, fam in opcode._specializations.items() for spec in fam}
     ops = range(256)
     t.name = [names[op] for op in ops]
-    t.deop = [dis._deoptop(op) for op in ops]
+    t.deop = [opcode.opmap[deoptmap[n]] if n in deoptmap else op   # dis._deoptop
+              for op, n in enumerate(t.name)]
     t.family = [t.name[t.deop[op]] for op in ops]
 
     def ncache(d):
@@ -114,7 +136,8 @@ def _build_tables():
     t.cmp_shift = 0 if v < (3, 12) else 4 if v < (3, 13) else 5
     t.global_fmt = "NULL + %s" if v < (3, 13) else "%s + NULL"
     t.attr_fmt = "NULL|self + %s" if v < (3, 13) else "%s + NULL|self"
-    t.flags = getattr(dis, "FUNCTION_ATTR_FLAGS", None) or getattr(dis, "MAKE_FUNCTION_FLAGS")
+    t.flags = ("defaults", "kwdefaults", "annotations", "closure", "annotate")[:5 if v >= (3, 14)
+                                                                             else 4]
     t.nb_ops = [r for _, r in opcode._nb_ops]
     t.intr1 = list(getattr(opcode, "_intrinsic_1_descs", ()))
     t.intr2 = list(getattr(opcode, "_intrinsic_2_descs", ()))
@@ -158,13 +181,14 @@ def _build_tables():
             if d in opcode.hasjabs:
                 jump_of_base[d] = (0, 0, 2)     # target = arg * 2
             else:                               # target = offset + 2 + sign * arg * 2 + caches
-                sign = -2 if dis._is_backward_jump(d) else 2
+                sign = -2 if _is_backward_jump(v, names[d]) else 2
                 jump_of_base[d] = (1, 2 + (2 * ncache(d) if v >= (3, 12) else 0), sign)
     t.kind = [kind_of_base[t.deop[op]] for op in ops]
+    # Memo keys of decode_code: (kind << 32) + arg; -1 for jumps, -2 for EXTENDED_ARG.
+    t.memo_base = [-1 if k == K_JUMP else -2 if k == K_EXT else k << 32 for k in t.kind]
     t.jump = [jump_of_base.get(t.deop[op]) for op in ops]
     t.jump_word = ["from" if t.family[op] == "END_ASYNC_FOR" and v >= (3, 14) else "to"
                    for op in ops]
-    t.extended_arg = opcode.EXTENDED_ARG
     t.enter_executor = om.get("ENTER_EXECUTOR", -1)
     # Ops table facts: specialized, counter kind, and "this opname is evidence of running".
     t.specialized = [_is_specialized(t.name[op], t.family[op]) for op in ops]
@@ -172,6 +196,14 @@ def _build_tables():
     t.counter_decoded = [c in ("adaptive", "jit") for c in t.counter]
     t.evidence = [t.deop[op] != op for op in ops] if v < (3, 12) else list(t.specialized)
     return t
+
+
+def _is_backward_jump(v, name):
+    # dis._is_backward_jump of each version.
+    if v < (3, 13):
+        return "JUMP_BACKWARD" in name
+    return name in ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT") or (
+        v >= (3, 14) and name == "END_ASYNC_FOR")
 
 
 def _is_specialized(name, family):
@@ -248,7 +280,6 @@ class Dump:
         self.strings, self.string_index = [""], {"": 0}
         self.ops = []
         self.op_index = [None] * 256     # opcode -> index into ops
-        self.op_evidence, self.op_initial = [], []
 
     def s(self, text):
         i = self.string_index.get(text)
@@ -264,100 +295,94 @@ class Dump:
             i = self.op_index[opcode] = len(self.ops)
             self.ops.append([t.name[opcode], t.family[opcode], t.specialized[opcode],
                              t.counter[opcode]])
-            self.op_evidence.append(t.evidence[opcode])
-            self.op_initial.append(t.initial[opcode])
         return i
 
 
-def decode_code(code, dump):
-    """Decode code._co_code_adaptive into dump instruction arrays (docs/dump-format.md).
+def decode_code(code, dump, raw=None):
+    """Decode code._co_code_adaptive into dump instructions (docs/dump-format.md), as tuples.
 
     Gives exactly what dis.get_instructions(code, adaptive=True) gives (opname, offset, arg,
     argrepr, positions), without dis: element 1 indexes dump.ops, element 3 dump.strings;
     element 6 holds the raw inline cache words, element 7 the decoded first one when it is an
-    adaptive or jit counter. Element 8 (churn) is not added here.
+    adaptive or jit counter. Element 8 (churn) is not added here. `raw`: a snapshot of
+    code._co_code_adaptive taken earlier (default: read it now).
     """
     t = _T or tables()
     argmode, ncache, kind, counter_decoded = t.argmode, t.ncache, t.kind, t.counter_decoded
-    op_index, string_index, s_new = dump.op_index, dump.string_index, dump.s
-    raw = code._co_code_adaptive
-    words = memoryview(raw).cast("H")   # native-endian 16-bit code units, as the interpreter
-    pos = list(code.co_positions())
-    consts, names, varname = code.co_consts, code.co_names, code._varname_from_oparg
-    const_strings = {}
+    memo_base, op_index, s_new, labels = t.memo_base, dump.op_index, dump.s, t.labels
+    if raw is None:
+        raw = code._co_code_adaptive
+    opl, argl = raw[::2], raw[1::2]     # per 16-bit code unit: opcode byte, oparg byte
+    words = memoryview(raw).cast("H")   # native-endian code units, for the inline caches
+    pos = list(code.co_positions())     # per code unit too
+    memo = {}   # memo_base[op] + arg -> string index of the argrepr
     jumps = []
     out = []
     append = out.append
     ext = 0
-    i = 0
-    n = len(raw)
-    while i < n:
-        op = raw[i]
+    w = 0   # code unit index; the offset is 2 * w
+    n = len(opl)
+    while w < n:
+        op = opl[w]
         mode = argmode[op]
         if mode == 1:
-            arg = raw[i + 1] | ext
-            ext = 0
-            k = kind[op]
-            # The common kinds inline, in order of frequency; r is the argrepr to intern.
-            if k == K_LOCAL:
-                r = varname(arg)
-            elif k == K_CONST:
-                s = const_strings.get(arg)
+            arg = argl[w]
+            if ext:
+                arg |= ext
+                ext = 0
+            key = memo_base[op]
+            if key >= 0:   # the argrepr depends on the kind and the arg only
+                key += arg
+                s = memo.get(key)
                 if s is None:
-                    s = const_strings[arg] = s_new(repr(consts[arg]))
-                r = None
-            elif k == K_NAME:
-                r = names[arg]
-            elif k == K_ATTR or k == K_GLOBAL:
-                r = names[arg >> 1]
-                if arg & 1:
-                    r = (t.global_fmt if k == K_GLOBAL else t.attr_fmt) % r
-            elif k == K_JUMP:
-                r = _jump(t, op, arg, i, jumps, len(out))
-            elif k == K_FASTFAST:
-                r = varname(arg >> 4) + ", " + varname(arg & 15)
-            elif k == K_EXT:
+                    r = _argrepr(t, kind[op], arg, code)
+                    s = memo[key] = s_new(r) if r else 0
+            elif key == -1:   # a jump: the argrepr depends on the offset
+                base, extra, scale = t.jump[op]
+                target = base * (w + w) + extra + scale * arg
+                if labels:
+                    jumps.append((len(out), target))   # argrepr set once all targets known
+                    s = 0
+                else:
+                    s = s_new("to %r" % target)
+            else:   # EXTENDED_ARG
                 ext = arg << 8
                 if ext >= 0x80000000:   # dis keeps the oparg a signed C int
                     ext -= 0x100000000
-                r = ""
-            else:
-                r = _rare_argrepr(t, k, arg, names)
-            if r is not None:
-                s = string_index.get(r) if r else 0
-                if s is None:
-                    s = s_new(r)
+                s = 0
         elif mode == 0:
             arg = None
             ext = 0
             s = 0
         else:
-            i, ext = _decode_odd(t, dump, code, i, ext, pos, words, jumps, out)
+            i, ext = _decode_odd(t, dump, code, raw, w + w, ext, pos, words, jumps, out)
+            w = i >> 1
             continue
         o = op_index[op]
         if o is None:
             o = dump.op(op)
-        p = pos[i >> 1]
+        p = pos[w]
+        line = p[0]
         nc = ncache[op]
         if nc:
-            w = i >> 1
             cache = words[w + 1:w + 1 + nc].tolist()
             if counter_decoded[op]:
                 c = cache[0]
-                append([i, o, arg, s, p[0], None if p[0] is None else p[1:], cache,
-                        [c >> 4, c & 15]])
+                append((w + w, o, arg, s, line, None if line is None else p[1:], cache,
+                        (c >> 4, c & 15)))
             else:
-                append([i, o, arg, s, p[0], None if p[0] is None else p[1:], cache])
-            i += 2 + 2 * nc
+                append((w + w, o, arg, s, line, None if line is None else p[1:], cache))
+            w += 1 + nc
         else:
-            append([i, o, arg, s, p[0], None if p[0] is None else p[1:], []])
-            i += 2
+            append((w + w, o, arg, s, line, None if line is None else p[1:], ()))
+            w += 1
     if jumps:
         # 3.13+: label n is the n-th jump target in offset order, as dis numbers them.
         label = {off: n + 1 for n, off in enumerate(sorted({tg for _, tg in jumps}))}
         for idx, target in jumps:
             ins = out[idx]
-            ins[3] = s_new("%s L%s" % (t.jump_word[raw[ins[0]]], label.get(target, "?")))
+            s = s_new("%s L%s" % (t.jump_word[raw[ins[0]]], label.get(target, "?")))
+            out[idx] = ins[:3] + (s,) + ins[4:]
     return out
 
 
@@ -370,14 +395,26 @@ def _jump(t, op, arg, offset, jumps, index):
     return "to %r" % target
 
 
-def _rare_argrepr(t, k, arg, names):
+def _argrepr(t, k, arg, code):
+    """dis's argrepr for an instruction of argrepr kind k (not K_JUMP) and this arg."""
+    if k == K_LOCAL:
+        return code._varname_from_oparg(arg)
+    if k == K_CONST:
+        return repr(code.co_consts[arg])
+    if k == K_NAME:
+        return code.co_names[arg]
+    if k == K_ATTR or k == K_GLOBAL:
+        r = code.co_names[arg >> 1]
+        return (t.global_fmt if k == K_GLOBAL else t.attr_fmt) % r if arg & 1 else r
+    if k == K_FASTFAST:
+        return code._varname_from_oparg(arg >> 4) + ", " + code._varname_from_oparg(arg & 15)
     if k == K_COMPARE:
         r = ("<", "<=", "==", "!=", ">", ">=")[arg >> t.cmp_shift]
         return "bool(%s)" % r if t.v >= (3, 13) and arg & 16 else r
     if k == K_BINOP:
         return t.nb_ops[arg]
     if k == K_SUPER:
-        r = names[arg >> 2]
+        r = code.co_names[arg >> 2]
         return t.attr_fmt % r if arg & 1 else r
     if k == K_FLAGS:
         return ", ".join(s for b, s in enumerate(t.flags) if arg & (1 << b))
@@ -401,12 +438,12 @@ def _rare_argrepr(t, k, arg, names):
     return ""
 
 
-def _decode_odd(t, dump, code, i, ext, pos, words, jumps, out):
+def _decode_odd(t, dump, code, raw, i, ext, pos, words, jumps, out):
     """3.13+: an instruction whose adaptive opcode is ENTER_EXECUTOR or INSTRUMENTED_*. Like
     dis: walk and take the arg from co_code; show the executor's opcode for ENTER_EXECUTOR."""
     base = code.co_code
     op0 = base[i]
-    op = code._co_code_adaptive[i]
+    op = raw[i]
     if op == t.enter_executor:
         try:
             from _opcode import get_executor
@@ -422,50 +459,25 @@ def _decode_odd(t, dump, code, i, ext, pos, words, jumps, out):
             ext = ext - 0x100000000 if ext >= 0x80000000 else ext
         else:
             ext = 0
-        if k == K_LOCAL:
-            r = code._varname_from_oparg(arg)
-        elif k == K_CONST:
-            r = repr(code.co_consts[arg])
-        elif k == K_NAME:
-            r = code.co_names[arg]
-        elif k == K_ATTR or k == K_GLOBAL:
-            r = code.co_names[arg >> 1]
-            if arg & 1:
-                r = (t.global_fmt if k == K_GLOBAL else t.attr_fmt) % r
-        elif k == K_JUMP:
+        if k == K_JUMP:
             r = _jump(t, op, arg, i, jumps, len(out))
-        elif k == K_FASTFAST:
-            r = code._varname_from_oparg(arg >> 4) + ", " + code._varname_from_oparg(arg & 15)
         elif k != K_EXT:
-            r = _rare_argrepr(t, k, arg, code.co_names)
+            r = _argrepr(t, k, arg, code)
     else:
         ext = 0
     p = pos[i >> 1]
     nc = t.ncache[op0]
     cache = words[(i >> 1) + 1:(i >> 1) + 1 + nc].tolist()
-    ins = [i, dump.op(op), arg, dump.s(r), p[0], None if p[0] is None else p[1:], cache]
+    ins = (i, dump.op(op), arg, dump.s(r), p[0], None if p[0] is None else p[1:], cache)
     if nc and t.counter_decoded[op]:
-        ins.append([cache[0] >> 4, cache[0] & 15])
+        ins += ((cache[0] >> 4, cache[0] & 15),)
     out.append(ins)
     return i + 2 + 2 * nc, ext
 
 
-def decode_names(code):
-    """decode_code with names instead of table indexes, for tests: a list of
-    (offset, opname, arg, argrepr, positions 4-tuple, cache words, counter or None)."""
-    dump = Dump()
-    out = []
-    for ins in decode_code(code, dump):
-        p = (None,) * 4 if ins[5] is None else (ins[4],) + tuple(ins[5])
-        out.append((ins[0], dump.ops[ins[1]][0], ins[2], dump.strings[ins[3]], p, ins[6],
-                    ins[7] if len(ins) > 7 else None))
-    return out
-
-
-def has_evidence(code):
-    """Adaptive evidence that the code ran, read straight from _co_code_adaptive."""
+def has_evidence(raw):
+    """Adaptive evidence that the code ran, read straight from its _co_code_adaptive."""
     t = _T
-    raw = code._co_code_adaptive
     words = memoryview(raw).cast("H")
     evidence, initial, ncache = t.evidence, t.initial, t.ncache
     i, n = 0, len(raw)
@@ -502,7 +514,6 @@ class Sampler:
             self.mode, self.note = "unavailable", "no threads on emscripten (pyodide)"
             return
         try:
-            import _thread
             self._done = _thread.allocate_lock()
             self._done.acquire()
             self._old_switch = sys.getswitchinterval()
@@ -524,7 +535,6 @@ class Sampler:
             self.check_churn(key, code)   # one last look, so late flips count too
 
     def _run(self):
-        import _thread
         me = _thread.get_ident()
         try:
             while not self.stop:
@@ -569,7 +579,6 @@ class Sampler:
             offs = instruction_offsets(code)
             if len(offs) < 2:
                 return
-            from operator import itemgetter
             getter = self.churn_getter[key] = itemgetter(*offs)
             self.churn_offsets[key] = offs
         ops = getter(code._co_code_adaptive)
@@ -604,8 +613,9 @@ class Found:
 def find_codes(roots):
     found = Found()
     stack = list(roots)
-    for frame in sys._current_frames().values():
-        while frame is not None:
+    me = _thread.get_ident()
+    for tid, frame in sys._current_frames().items():
+        while tid != me and frame is not None:   # other threads still running
             stack.append(frame.f_code)
             found.live_ran.add(id(frame.f_code))
             frame = frame.f_back
@@ -641,6 +651,9 @@ def find_codes(roots):
             continue
         codes[id(code)] = code
         stack.extend(c for c in code.co_consts if type(c) is CodeType)
+    # Snapshot the adaptive bytecode now: whatever library code the harness runs from here on
+    # (fnmatch, linecache, json...) must not show up in the dump.
+    found.snapshot = {key: code._co_code_adaptive for key, code in codes.items()}
     return found
 
 
@@ -663,7 +676,7 @@ def code_kind(code):
     return "function"
 
 
-def file_modules(main_file):
+def file_modules(main_code):
     """co_filename -> module name, from sys.modules and the target."""
     out = {}
     for name, mod in list(sys.modules.items()):
@@ -673,26 +686,25 @@ def file_modules(main_file):
             continue
         if isinstance(path, str):
             out.setdefault(path, name)
-    if main_file:
-        out[main_file] = "__main__"
+    if main_code is not None and not main_code.co_filename.startswith("<"):
+        out[main_code.co_filename] = "__main__"   # "<string>" (-c) is no unique file name
     return out
 
 
 # ---------------------------------------------------------------------------------------------
 # Building the dump
 
-def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
+def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     """Decode the selected code objects, decide `ran`, build their instruction arrays."""
-    import fnmatch
-    t = tables()
-    codes = found.codes
+    codes, snapshot = found.codes, found.snapshot
     parent, children = {}, {}
     for key, code in codes.items():
         for c in code.co_consts:
             if type(c) is CodeType and id(c) in codes and id(c) not in parent:
                 parent[id(c)] = key
                 children.setdefault(key, []).append(id(c))
-    fmods = file_modules(main_file)
+    fmods = file_modules(main_code)
+    main_key = id(main_code) if main_code is not None else None
 
     def file_module(fn):
         mod = fmods.get(fn)
@@ -700,11 +712,16 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
             mod = fn[8:-1]
         return mod
 
+    def direct_module(k):
+        if k == main_key:
+            return "__main__"
+        return file_module(codes[k].co_filename) or found.func_module.get(k)
+
     def module_of(key):
         # The file's module; else (exec'd "<string>" code) the __module__ of a function made
         # from it or from code nested in it; else the enclosing code's module; else __main__.
-        mod = file_module(codes[key].co_filename)
-        todo = [key]
+        mod = direct_module(key)
+        todo = list(children.get(key, ()))
         while mod is None and todo:
             k = todo.pop(0)
             mod = found.func_module.get(k)
@@ -712,11 +729,14 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
         k = key
         while mod is None and k in parent:
             k = parent[k]
-            mod = file_module(codes[k].co_filename) or found.func_module.get(k)
+            mod = direct_module(k)
         return mod or "__main__"
 
     def selected(mod, fn):
-        hit = lambda globs: any(fnmatch.fnmatch(mod, g) or fnmatch.fnmatch(fn, g) for g in globs)
+        if not opts.include and not opts.exclude:
+            return True
+        from fnmatch import fnmatch
+        hit = lambda globs: any(fnmatch(mod, g) or fnmatch(fn, g) for g in globs)
         return (not opts.include or hit(opts.include)) and not hit(opts.exclude)
 
     # Evidence without decoding. A live function object means the code holding its code
@@ -732,7 +752,7 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
         if not selected(mod, code.co_filename):
             continue
         kind = code_kind(code)
-        if key not in ran and (has_evidence(code) or kind == "class"
+        if key not in ran and (has_evidence(snapshot[key]) or kind == "class"
                                and (mod, code.co_qualname) in found.classes):
             ran.add(key)   # (class bodies run once, often leaving no adaptive evidence)
         chosen.append((key, code, mod, kind))
@@ -745,25 +765,27 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_file):
     index = {c[0]: n for n, c in enumerate(chosen)}
     entries = []
     for key, code, mod, kind in chosen:
-        instructions = decode_code(code, dump)
+        instructions = decode_code(code, dump, snapshot[key])
         sites = sampler.churn.get(key)
         if sites:
             add_churn(dump, instructions, sites)
         entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
                         "ran": key in ran, "parent": index.get(parent.get(key)),
-                        "_file_module": file_module(code.co_filename),
+                        "_file_module": file_module(code.co_filename) or (
+                            "__main__" if main_code is not None
+                            and code.co_filename == main_code.co_filename else None),
                         "instructions": instructions})
     return entries
 
 
 def add_churn(dump, instructions, sites):
-    by_offset = {ins[0]: ins for ins in instructions}
+    index = {ins[0]: n for n, ins in enumerate(instructions)}
     for offset, (flips, seen) in sites.items():
-        ins = by_offset.get(offset)
-        if ins is not None:
-            if len(ins) == 7:
-                ins.append(None)
-            ins.append([flips, [dump.op(o) for o in seen]])
+        n = index.get(offset)
+        if n is not None:
+            ins = instructions[n]
+            instructions[n] = ins[:7] + (ins[7] if len(ins) > 7 else None,
+                                         (flips, [dump.op(o) for o in seen]))
 
 
 def finish_entries(dump, entries, sampler):
@@ -816,10 +838,12 @@ def source_lines(linecache, path, module_globals):
 
 def source_runs(dump, src, wanted):
     runs, last = [], None
+    get, s_new = dump.string_index.get, dump.s
     for line in sorted(wanted):
         if not 1 <= line <= len(src):
             continue
-        text = dump.s(src[line - 1].rstrip("\r\n"))
+        text = src[line - 1].rstrip("\r\n")
+        text = get(text) or s_new(text)
         if last is not None and line == last + 1:
             runs[-1][1].append(text)
         else:
@@ -878,7 +902,7 @@ def parse_args(argv):
 
 
 def prepare_main(opts):
-    """Set sys.argv/sys.path and make a fresh __main__ module; returns (code, module, file)."""
+    """Set sys.argv/sys.path and make a fresh __main__ module; returns (code, module)."""
     import builtins
     import importlib.machinery
     main = types.ModuleType("__main__")
@@ -891,7 +915,7 @@ def prepare_main(opts):
         main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
         with open(path, "rb") as f:
             source = f.read()
-        code, filename = compile(source, path, "exec"), path
+        code = compile(source, path, "exec")
     elif opts.kind == "module":
         import importlib.util
         sys.argv = ["-m"] + opts.args
@@ -904,7 +928,6 @@ def prepare_main(opts):
             if spec is None:
                 raise ImportError("No module named %s.__main__" % opts.value)
         code = spec.loader.get_code(spec.name)
-        filename = code.co_filename
         sys.argv[0] = spec.origin
         main.__file__, main.__cached__ = spec.origin, getattr(spec, "cached", None)
         main.__loader__, main.__spec__, main.__package__ = spec.loader, spec, spec.parent
@@ -912,9 +935,9 @@ def prepare_main(opts):
         sys.argv = ["-c"] + opts.args
         sys.path[0] = ""
         main.__loader__ = importlib.machinery.BuiltinImporter
-        code, filename = compile(opts.value, "<string>", "exec"), "<string>"
+        code = compile(opts.value, "<string>", "exec")
     sys.modules["__main__"] = main
-    return code, main, filename
+    return code, main
 
 
 def exception_text(exc):
@@ -933,6 +956,7 @@ def report_exception(exc):
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == SELF_FILE:
         tb = tb.tb_next   # show the program's traceback, not the harness's frames
+    exc.__traceback__ = tb
     try:
         sys.excepthook(type(exc), exc, tb)
     except Exception:
@@ -955,6 +979,7 @@ def exit_status_of(exc):
 
 _EXEC_CODES = []
 _RECORDING = [False]
+_HARNESS_MODULE = None
 
 
 def _audit(event, args):
@@ -982,7 +1007,8 @@ def main(argv):
         log(str(e))
         return 2
     tables()
-    harness_module = sys.modules.get("__main__")   # keep our globals alive once replaced
+    global _HARNESS_MODULE
+    _HARNESS_MODULE = sys.modules.get("__main__")   # still ours: keep it once __main__ changes
     sampler = Sampler(opts.interval_ms)
     pystats = bool(opts.pystats_dir) and hasattr(sys, "_stats_clear")
     stats_before = pystats_files(opts.pystats_dir) if pystats else set()
@@ -992,13 +1018,16 @@ def main(argv):
     started = time.time()
     t0 = time.perf_counter()
     try:
-        code, main_module, main_file = prepare_main(opts)
+        main_code, main_module = prepare_main(opts)
     except OSError as e:   # like python: "can't open file", status 2
         log("can't open file %r: %s" % (opts.value, e))
-        status, exc_text, main_file = 2, exception_text(e), None
-    except (ImportError, SyntaxError) as e:
+        status, exc_text, main_code = 2, exception_text(e), None
+    except ImportError as e:   # like python -m: "python: No module named x", status 1
+        print("%s: %s" % (sys.executable, e), file=sys.stderr)
+        status, exc_text, main_code = 1, exception_text(e), None
+    except SyntaxError as e:
         report_exception(e)
-        status, exc_text, main_file = 1, exception_text(e), None
+        status, exc_text, main_code = 1, exception_text(e), None
     else:
         if pystats:
             sys._stats_clear()
@@ -1007,7 +1036,7 @@ def main(argv):
         if opts.sample:
             sampler.start()
         try:
-            exec(code, main_module.__dict__)
+            exec(main_code, main_module.__dict__)
         except SystemExit as e:
             status = exit_status_of(e)
         except KeyboardInterrupt as e:
@@ -1016,13 +1045,17 @@ def main(argv):
         except BaseException as e:
             report_exception(e)
             status, exc_text = 1, exception_text(e)
-        sampler.finish()
+        duration = time.perf_counter() - t0
         if pystats:
             if sys.version_info < (3, 13):
                 sys._stats_off()
             sys._stats_dump()
-    duration = time.perf_counter() - t0
+        sampler.finish()
     _RECORDING[0] = False
+    if main_code is None:
+        duration = time.perf_counter() - t0
+    timer = Timer()
+    gc.disable()   # the dump is hundreds of thousands of small lists: no point in collecting
     try:
         run = {"argv": list(sys.argv), "target": {"kind": opts.kind, "value": opts.value},
                "cwd": os.getcwd(), "started": rfc3339(started), "duration_s": duration,
@@ -1031,28 +1064,43 @@ def main(argv):
                            "samples": sampler.samples, "note": sampler.note},
                "filters": {"include": opts.include, "exclude": opts.exclude,
                            "include_unrun": opts.include_unrun}}
-        doc = make_dump(opts, run, sampler, main_file)
+        doc = make_dump(opts, run, sampler, main_code, timer)
         if pystats:
             doc["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
         write_json(opts.out, doc)
+        timer("write %s" % opts.out)
     except Exception:
         import traceback
         log("could not write the dump:\n" + traceback.format_exc())
         return 3
-    del harness_module
     return status
 
 
-def make_dump(opts, run, sampler, main_file):
+class Timer:
+    """SPECDIFF_TIMING=1 in the environment: print how long each dump phase took (stderr)."""
+
+    def __init__(self):
+        self.on = bool(os.environ.get("SPECDIFF_TIMING"))
+        self.t = time.perf_counter()
+
+    def __call__(self, what):
+        if self.on:
+            now = time.perf_counter()
+            log("timing: %-40s %.3f s" % (what, now - self.t))
+            self.t = now
+
+
+def make_dump(opts, run, sampler, main_code, timer):
     exec_codes = [c for c in _EXEC_CODES if type(c) is CodeType]
     roots = exec_codes + list(sampler.codes.values())
     found = find_codes(roots)
+    timer("find %d code objects" % len(found.codes))
     dump = Dump()
-    # Decode everything before running any more library code (linecache, json, sysconfig),
-    # so what we record is the state the program left.
     entries = build_code_entries(dump, found, {id(c) for c in exec_codes}, sampler, opts,
-                                 main_file)
+                                 main_code)
+    timer("decode %d code objects" % len(entries))
     code, files = finish_entries(dump, entries, sampler)
+    timer("source lines")
     import platform
     import sysconfig
     python = {"version": platform.python_version(), "version_info": list(sys.version_info),

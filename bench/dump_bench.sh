@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Dump benchmark: for every interpreter given (default: pyenv's 3.11-3.13 and pyodide's 3.14),
+# (1) the harness decoder against a plain dis.get_instructions loop over the same code objects
+# of bench/workload.py, and (2) the size of a whole-program `specdiff dump` of that workload,
+# plain and gzip. Usage: bench/dump_bench.sh [PYTHON...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p specdiff-cli
+pythons=("$@")
+if [ ${#pythons[@]} = 0 ]; then
+  for v in 3.11 3.12 3.13; do
+    full=$(pyenv versions --bare 2>/dev/null | grep -E "^$v\.[0-9]+$" | tail -1) || true
+    [ -n "$full" ] && pythons+=("$(pyenv prefix "$full")/bin/python3")
+  done
+  [ -d .tools/npm/node_modules/pyodide ] && pythons+=("scripts/python-pyodide")
+fi
+out=$(mktemp -d)
+for py in "${pythons[@]}"; do
+  "$py" bench/dump_bench.py 3
+  target/release/specdiff dump --python "$py" -o "$out/w.json" bench/workload.py 20 >/dev/null 2>"$out/err" || { cat "$out/err"; exit 1; }
+  target/release/specdiff dump --python "$py" -o "$out/w.json.gz" bench/workload.py 20 >/dev/null 2>>"$out/err"
+  code=$(grep -o '([0-9]* code objects' "$out/err" | head -1 | tr -d '(')
+  printf '%s: whole-program dump: %s, %s bytes plain, %s bytes gzip\n' "$py" "$code" \
+    "$(stat -c %s "$out/w.json")" "$(stat -c %s "$out/w.json.gz")"
+done
+rm -rf "$out"

@@ -5,9 +5,12 @@
 //! regression; 2 bad usage or bad input; for `dump`, the program's own status when it failed
 //! (the dump is still written) and 130 when interrupted.
 
+mod diff_cmd;
 mod dump_cmd;
+mod gate;
 mod output;
 mod python;
+mod render;
 mod stats_cmd;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +29,11 @@ enum Command {
     /// Usage mirrors python: `specdiff dump [OPTIONS] SCRIPT [ARGS]…`,
     /// `specdiff dump [OPTIONS] -m MODULE [ARGS]…`, `specdiff dump [OPTIONS] -c CODE [ARGS]…`.
     Dump(dump_cmd::DumpArgs),
+    /// Compare two dumps: every specialization site that was lost or gained, ranked by hotness.
+    ///
+    /// Exit status: 0 done, 1 `--fail-on-regression` found a hot regression, 2 bad usage or
+    /// input.
+    Diff(diff_cmd::DiffArgs),
     /// Import raw pystats files (/tmp/py_stats/*.txt) into specdiff's stats format.
     Stats(stats_cmd::StatsArgs),
 }
@@ -50,6 +58,7 @@ fn main() {
     let cli = Cli::parse_from(argv_for_clap(std::env::args().collect()));
     let result = match &cli.command {
         Command::Dump(args) => dump_cmd::run(args).map(|o| o.exit_code),
+        Command::Diff(args) => diff_cmd::run(args),
         Command::Stats(args) => stats_cmd::run(args).map(|()| 0),
     };
     match result {

@@ -1,0 +1,232 @@
+//! `specdiff diff BASE HEAD`: read two dumps (and optionally two runs' raw pystats), run the
+//! engine (`specdiff_core::diff`), apply the regression gate, and print the result as text,
+//! Markdown or JSON.
+//!
+//! Exit codes: 0 done (also with regressions, unless `--fail-on-regression`); 1 the regression
+//! gate tripped; 2 bad usage or input (unreadable or invalid dump, dumps of different programs,
+//! unwritable output) — the message is returned to `main` as one line.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use specdiff_core::dump::read_dump;
+use specdiff_core::stats::{parse_minor_version, Stats};
+use specdiff_core::stats_diff::diff_stats;
+use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
+
+use crate::gate::{self, DEFAULT_MIN_HOTNESS};
+use crate::output::{plain_io_error, PendingOutput};
+use crate::render::{self, RenderInput};
+use crate::stats_cmd::{self, StatsArgs};
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For a terminal: summary, then changed functions with source lines and explanations.
+    Text,
+    /// A pull-request comment: collapsible sections, always under 65,536 characters.
+    Markdown,
+    /// The engine's report (docs/diff-format.md) plus `stats_diff` and `gate`.
+    Json,
+}
+
+/// When to colour text output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Arguments of `specdiff diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The dump before the change (`.json` or `.json.gz`, from `specdiff dump`).
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+
+    /// The dump after the change.
+    #[arg(value_name = "HEAD")]
+    pub head: PathBuf,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Shorthand for `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+
+    /// Write to this file instead of stdout (written atomically; `.gz`: gzip-compressed).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Colour the text format.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// Exit with status 1 when a hot function regressed (lost, missing or backed-off sites).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+
+    /// With --fail-on-regression: a function is hot when at least PERCENT of a run's samples
+    /// have it on the stack, in the base or the head run. When neither run was sampled
+    /// (`dump --no-sample`, or no threads), every regressed function counts as hot.
+    #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_MIN_HOTNESS, value_parser = gate::parse_min_hotness)]
+    pub min_hotness: f64,
+
+    /// Only functions whose qualname, `module.qualname` or `module:qualname` matches GLOB
+    /// (`*`, `?`; repeatable).
+    #[arg(long = "function", value_name = "GLOB")]
+    pub functions: Vec<String>,
+
+    /// Only code of modules matching GLOB (repeatable).
+    #[arg(long = "module", value_name = "GLOB")]
+    pub modules: Vec<String>,
+
+    /// Also list unchanged functions and sites, and every function present on one side only.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Raw pystats of each run (a file, or a folder of `*.txt`; a `specdiff stats` JSON file
+    /// also works). Overrides the dumps' own `pystats`.
+    #[arg(long, num_args = 2, value_names = ["BASE_STATS", "HEAD_STATS"])]
+    pub stats: Option<Vec<PathBuf>>,
+
+    /// The CPython that wrote numbered --stats files (3.11 or 3.12). Default: the version of
+    /// the dump of the same run.
+    #[arg(long = "stats-python-version", value_name = "3.11|3.12", value_parser = parse_version)]
+    pub stats_python_version: Option<(u32, u32)>,
+
+    /// Diff even dumps that look like different programs (a warning is shown instead).
+    #[arg(long)]
+    pub allow_unrelated: bool,
+}
+
+fn parse_version(text: &str) -> Result<(u32, u32), String> {
+    parse_minor_version(text).ok_or_else(|| format!("{text:?} is not a version like 3.11"))
+}
+
+/// Reads and parses one dump; the error names the file.
+pub fn load_dump(path: &Path) -> Result<Dump, String> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {}", plain_io_error(&e)))?;
+    read_dump(&name, &bytes, ReadLimits::default()).map_err(|e| e.to_string())
+}
+
+/// Both dumps, read in parallel.
+fn load_both(base: &Path, head: &Path) -> Result<(Dump, Dump), String> {
+    let (b, h) = std::thread::scope(|s| {
+        let h = s.spawn(|| load_dump(head));
+        let b = load_dump(base);
+        (b, h.join().expect("reading a dump does not panic"))
+    });
+    Ok((b?, h?))
+}
+
+/// The pystats of each run: from --stats when given, else from the dumps.
+fn load_stats(args: &DiffArgs, base: &Dump, head: &Dump) -> Result<(Option<Stats>, Option<Stats>), String> {
+    let Some(paths) = &args.stats else {
+        return Ok((base.pystats.clone(), head.pystats.clone()));
+    };
+    let side = |path: &Path, dump: &Dump| -> Result<Option<Stats>, String> {
+        let python = args.stats_python_version.or(Some(dump.python.minor_version()));
+        let sargs = StatsArgs { inputs: vec![path.to_path_buf()], output: None, python_version: python };
+        stats_cmd::load(&sargs).map(|(stats, _)| Some(stats))
+    };
+    Ok((side(&paths[0], base)?, side(&paths[1], head)?))
+}
+
+fn use_color(args: &DiffArgs) -> bool {
+    match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+/// Runs `specdiff diff`; returns the exit code (0, or 1 when the gate tripped). The error is
+/// the one-line message to show (exit 2).
+pub fn run(args: &DiffArgs) -> Result<i32, String> {
+    // Reserve the output first: an unwritable destination is reported before any work.
+    let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
+    let (base, head) = load_both(&args.base, &args.head)?;
+    let options = DiffOptions {
+        functions: args.functions.clone(),
+        modules: args.modules.clone(),
+        include_unchanged: args.all,
+        allow_unrelated: args.allow_unrelated,
+        ..Default::default()
+    };
+    let report = diff_dumps(&base, &head, &options).map_err(|e| e.to_string())?;
+    let (base_stats, head_stats) = load_stats(args, &base, &head)?;
+    let stats = match (&base_stats, &head_stats) {
+        (Some(b), Some(h)) => Some(diff_stats(b, h)),
+        _ => None,
+    };
+    let stats_note = match (&base_stats, &head_stats) {
+        (Some(_), None) => Some("only the base run has statistics; a stats diff needs both (see --stats)"),
+        (None, Some(_)) => Some("only the head run has statistics; a stats diff needs both (see --stats)"),
+        _ => None,
+    };
+    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness));
+    let input = RenderInput {
+        report: &report,
+        base: &base,
+        head: &head,
+        stats: stats.as_ref(),
+        stats_note,
+        gate: gate.as_ref(),
+    };
+    let format = if args.json { Format::Json } else { args.format };
+    let bytes = match format {
+        Format::Text => render::text::render(&input, use_color(args), args.all).into_bytes(),
+        Format::Markdown => render::markdown::render(&input, render::markdown::GITHUB_COMMENT_LIMIT).into_bytes(),
+        Format::Json => render::json::render(&input),
+    };
+    match pending {
+        Some(out) => {
+            out.finish(&bytes)?;
+        }
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(&bytes).and_then(|()| stdout.flush()) {
+                Ok(()) => {}
+                // `specdiff diff … | head`: the reader left; not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(format!("cannot write to stdout: {}", plain_io_error(&e))),
+            }
+        }
+    }
+    // The process ends right after this; freeing ~a million small allocations of two
+    // whole-program dumps would take longer than the rest of the output.
+    std::mem::forget((base, head, report));
+    Ok(match gate {
+        Some(g) if g.tripped => {
+            let names: Vec<&str> = g.hot.iter().take(3).map(|f| f.function.as_str()).collect();
+            let more = if g.hot.len() > 3 { format!(" and {} more", g.hot.len() - 3) } else { String::new() };
+            eprintln!(
+                "specdiff: regression gate tripped: {} regressed: {}{more}",
+                plural_fn(g.hot.len()),
+                names.join(", ")
+            );
+            1
+        }
+        _ => 0,
+    })
+}
+
+fn plural_fn(n: usize) -> String {
+    if n == 1 {
+        "1 hot function".into()
+    } else {
+        format!("{n} hot functions")
+    }
+}

@@ -1,0 +1,374 @@
+//! The Markdown rendering of a diff (`specdiff diff --format markdown`), made to be posted as a
+//! GitHub pull-request comment: a headline, the run summary as a table, the regression gate,
+//! a table of the changed functions (worst regressions first), then one collapsible
+//! `<details>` section per function with its changed sites, source lines and explanations;
+//! functions present on one side only and the pystats diff follow, also collapsed.
+//!
+//! GitHub refuses comments of 65,536 characters or more, so the output is always shorter:
+//! every section except the per-function details is bounded by construction, and details are
+//! added worst first while they fit; the rest is replaced by "… N more functions not shown".
+//! All user data is escaped (see `md_escape`).
+
+use std::fmt::Write;
+
+use specdiff_core::report::{FunctionDiff, FunctionRef};
+use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::ChangeKind;
+
+use super::md_escape::{code, html, prose, text};
+use super::*;
+
+/// GitHub's limit on a comment, in characters; the output stays below it.
+pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
+/// Rows of the function table.
+const TABLE_ROWS: usize = 25;
+/// Sites listed in one function's details.
+const SITES_PER_FUNCTION: usize = 30;
+/// Functions named per side in the "only in base/head" sections.
+const ONE_SIDE_SHOWN: usize = 30;
+/// Families in the pystats section.
+const STATS_FAMILIES: usize = 15;
+/// Longest qualname or source line, in characters.
+const NAME_WIDTH: usize = 120;
+const SOURCE_WIDTH: usize = 160;
+/// Room kept for the closing note.
+const NOTE_ROOM: usize = 400;
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Renders the Markdown report; the result is shorter than `limit` characters (pass
+/// [`GITHUB_COMMENT_LIMIT`]).
+pub fn render(input: &RenderInput, limit: usize) -> String {
+    let r = input.report;
+    let mut top = String::new();
+    header(&mut top, input);
+    let mut bottom = String::new();
+    one_side(&mut bottom, "Only in head", &r.added_functions);
+    one_side(&mut bottom, "Only in base", &r.removed_functions);
+    if let Some(s) = input.stats {
+        stats(&mut bottom, s);
+    } else if let Some(note) = input.stats_note {
+        let _ = writeln!(bottom, "\n_pystats: {}_", text(note));
+    }
+    let mut out = top;
+    let mut used = chars(&out) + chars(&bottom) + NOTE_ROOM;
+    let with_sites: Vec<&FunctionDiff> =
+        r.functions.iter().filter(|f| f.changes.iter().any(|c| c.kind != ChangeKind::Unchanged)).collect();
+    let mut shown = 0;
+    for f in &with_sites {
+        let section = details(input, f);
+        let n = chars(&section);
+        if used + n >= limit {
+            break;
+        }
+        out.push_str(&section);
+        used += n;
+        shown += 1;
+    }
+    if shown < with_sites.len() {
+        let _ = writeln!(
+            out,
+            "\n… {} more functions not shown (the comment limit is {} characters; `specdiff diff --format text` lists all)",
+            with_sites.len() - shown,
+            grouped(limit as u64)
+        );
+    }
+    out.push_str(&bottom);
+    // Every part above is bounded; this only guards against a mistake in those bounds.
+    if chars(&out) >= limit {
+        let keep = limit.saturating_sub(NOTE_ROOM);
+        let cut = out.char_indices().nth(keep).map_or(out.len(), |(i, _)| i);
+        out.truncate(cut);
+        out.push_str("\n\n… output cut at GitHub's comment limit\n");
+    }
+    out
+}
+
+fn header(out: &mut String, input: &RenderInput) {
+    let r = input.report;
+    let s = &r.summary;
+    let _ = writeln!(out, "## specdiff: {}\n", Headline::of(r).sentence());
+    for (name, run) in [("base", &r.base), ("head", &r.head)] {
+        let samples = if run.samples > 0 {
+            count(run.samples, "sample", "samples")
+        } else {
+            format!("sampler {}", text(&run.sampler))
+        };
+        let _ = writeln!(
+            out,
+            "**{name}** {} ({} code objects, {samples})  ",
+            code(&clip(&run.label, 200), false),
+            grouped(run.code_objects as u64)
+        );
+    }
+    for w in &r.warnings {
+        let _ = writeln!(out, "\n> [!WARNING]\n> {}", prose(&clip(&w.message, 400), false));
+    }
+    let _ = writeln!(out, "\n| specialized sites | base | head |\n|---|---:|---:|");
+    let _ = writeln!(out, "| **all** | {} | {} |", share(&s.base), share(&s.head));
+    for f in changed_families(r).take(40) {
+        let _ = writeln!(out, "| {} | {} | {} |", code(&f.family, true), share(&f.base), share(&f.head));
+    }
+    let regs = if s.regressions == 0 {
+        "none".to_string()
+    } else {
+        format!(
+            "{} ({} lost, {} missing, {} backed off)",
+            count(s.regressions as u64, "site", "sites"),
+            s.counts.lost,
+            s.counts.missing,
+            s.counts.backed_off
+        )
+    };
+    let _ = writeln!(
+        out,
+        "\n**Regressions:** {regs} · **gains:** {} · **other changes:** {} · **functions:** {} changed of {} matched, {} only in head, {} only in base",
+        count(s.counts.gained as u64, "site", "sites"),
+        other_changes(r),
+        s.changed,
+        s.matched,
+        s.added,
+        s.removed
+    );
+    if let Some(g) = input.gate {
+        let basis = if g.unsampled {
+            "neither run was sampled, so every regressed function counts".to_string()
+        } else {
+            format!("hotness ≥ {}%", g.min_hotness)
+        };
+        let verdict = if g.tripped {
+            format!("❌ failed: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions"))
+        } else {
+            "✅ passed".to_string()
+        };
+        let _ = writeln!(out, "\n**Regression gate:** {verdict} ({basis})");
+    }
+    if r.functions.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n### Changed functions, worst first\n");
+    let _ = writeln!(out, "| function | hot | regressions | sites | specialized |\n|---|---:|---:|---|---|");
+    for f in r.functions.iter().take(TABLE_ROWS) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} → {} |",
+            code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), true),
+            hotness(input, f).unwrap_or_else(|| "–".into()),
+            f.regressions,
+            function_counts(f),
+            pct(f.specialized_before.share),
+            pct(f.specialized_after.share)
+        );
+    }
+    if r.functions.len() > TABLE_ROWS {
+        let _ = writeln!(out, "\n_… and {} more functions, not in this table_", r.functions.len() - TABLE_ROWS);
+    }
+    out.push('\n');
+}
+
+/// A fence for a code block holding `lines`: backticks, longer than any run inside.
+fn fence(lines: &[String]) -> String {
+    let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+fn details(input: &RenderInput, f: &FunctionDiff) -> String {
+    let mut out = String::new();
+    let name = clip(&function_name(&f.module, &f.qualname), NAME_WIDTH);
+    let mut facts = vec![function_counts(f)];
+    if let Some(h) = hotness(input, f) {
+        facts.push(format!("hot {h}"));
+    }
+    let _ =
+        writeln!(out, "\n<details><summary><code>{}</code> — {}</summary>\n", html(&name), html(&facts.join(" · ")));
+    let _ = writeln!(out, "{}\n", code(&format!("{}:{}", clip(&f.file, 200), f.head_first_line), false));
+    let changed: Vec<_> = f.changes.iter().filter(|c| c.kind != ChangeKind::Unchanged).collect();
+    for c in changed.iter().take(SITES_PER_FUNCTION) {
+        let operand =
+            c.operand.as_deref().map(|o| format!(" {}", code(&clip(o, NAME_WIDTH), false))).unwrap_or_default();
+        let ops_text = match (c.base.as_deref(), c.head.as_deref()) {
+            (Some(b), Some(h)) if b == h => code(b, false),
+            (b, h) => {
+                format!("{} → {}", b.map_or("∅".into(), |b| code(b, false)), h.map_or("∅".into(), |h| code(h, false)))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "- **{}** {}{operand}: {ops_text} ({})",
+            c.kind.as_str().replace('_', " "),
+            code(&c.family, false),
+            lines(c)
+        );
+        let src = change_source(input, f, c);
+        let show = |sign: char, l: u32, t: &str| format!("{sign} {l:>4} │ {}", clip(t.trim(), SOURCE_WIDTH));
+        let block: Vec<String> = match (&src.base, &src.head) {
+            (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => vec![show('-', *bl, bt), show('+', *hl, ht)],
+            (_, Some((l, t))) | (Some((l, t)), None) => vec![show(' ', *l, t)],
+            (None, None) => vec![],
+        };
+        if !block.is_empty() {
+            let fence = fence(&block);
+            let _ = writeln!(out, "  {fence}diff");
+            for line in &block {
+                let _ = writeln!(out, "  {}", line.replace(['\n', '\r'], " "));
+            }
+            let _ = writeln!(out, "  {fence}");
+        }
+        if let Some(e) = &c.explanation {
+            let _ = writeln!(out, "  ↳ {}", prose(&clip(e, 600), false));
+        }
+    }
+    if changed.len() > SITES_PER_FUNCTION {
+        let _ = writeln!(out, "- … {} more sites", changed.len() - SITES_PER_FUNCTION);
+    }
+    out.push_str("\n</details>\n");
+    out
+}
+
+fn one_side(out: &mut String, title: &str, list: &[FunctionRef]) {
+    if list.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n<details><summary>{title} ({})</summary>\n", list.len());
+    for f in list.iter().take(ONE_SIDE_SHOWN) {
+        let _ = writeln!(
+            out,
+            "- {} ({}:{}, specialized {})",
+            code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), false),
+            text(&clip(&f.file, 200)),
+            f.first_line,
+            share(&f.specialized)
+        );
+    }
+    if list.len() > ONE_SIDE_SHOWN {
+        let _ = writeln!(out, "- … {} more", list.len() - ONE_SIDE_SHOWN);
+    }
+    out.push_str("\n</details>\n");
+}
+
+fn delta(d: &Delta) -> String {
+    let change = match d.relative() {
+        Some(r) if d.base != d.head => format!(" ({r:+.0}%)"),
+        None if d.head > 0 => " (new)".into(),
+        _ => String::new(),
+    };
+    format!("{} → {}{change}", grouped(d.base), grouped(d.head))
+}
+
+fn stats(out: &mut String, s: &StatsDiff) {
+    let _ = writeln!(out, "\n<details><summary>Specialization statistics (pystats)</summary>\n");
+    let _ = writeln!(out, "Instructions executed: {}\n", delta(&s.total_executions));
+    let families: Vec<_> = s
+        .families
+        .iter()
+        .filter(|f| [f.hit, f.miss, f.deferred, f.failure, f.deopt].iter().any(|d| d.base != d.head))
+        .take(STATS_FAMILIES)
+        .collect();
+    if families.is_empty() {
+        let _ = writeln!(out, "No family's specialization counters changed.");
+    } else {
+        let _ = writeln!(out, "| family | hit | miss | deferred | deopt | failure | top failure kinds |\n|---|---:|---:|---:|---:|---:|---|");
+        for f in families {
+            let kinds: Vec<String> = f
+                .failure_kinds
+                .iter()
+                .filter(|k| k.count.base != k.count.head)
+                .take(3)
+                .map(|k| format!("{} {} → {}", text(&k.name.label), grouped(k.count.base), grouped(k.count.head)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                code(&f.family, true),
+                delta(&f.hit),
+                delta(&f.miss),
+                delta(&f.deferred),
+                delta(&f.deopt),
+                delta(&f.failure),
+                kinds.join(", ")
+            );
+        }
+    }
+    out.push_str("\n</details>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use specdiff_core::report::DiffReport;
+
+    fn dump() -> specdiff_core::Dump {
+        let run = json!({"argv": ["x.py"], "target": {"kind": "script", "value": "x.py"}, "cwd": "/", "started": "",
+            "duration_s": 1.0, "exit_status": 0, "exception": null,
+            "sampler": {"mode": "thread", "interval_ms": 1.0, "samples": 100, "note": null},
+            "filters": {"include": [], "exclude": [], "include_unrun": false}});
+        let d = json!({"format": "specdiff-dump", "version": 1, "generator": "t", "run": run,
+            "python": {"version": "3.12.1", "version_info": [3, 12, 1, "final", 0], "implementation": "cpython",
+                       "executable": "python3", "platform": "linux", "pystats_build": false},
+            "strings": [""], "ops": [], "files": [], "code": [], "pystats": null});
+        specdiff_core::read_dump("t.json", &serde_json::to_vec(&d).unwrap(), Default::default()).unwrap()
+    }
+
+    /// A report of `n` regressed functions with hostile names, built through the report's
+    /// JSON form.
+    fn report(n: usize) -> DiffReport {
+        let counts = json!({"lost": 5, "missing": 0, "backed_off": 0, "churning": 0, "changed": 0, "gained": 0,
+            "added": 0, "removed": 0, "unchanged": 0});
+        let share = json!({"sites": 5, "specialized": 5, "share": 1.0});
+        let change = json!({"kind": "lost", "family": "LOAD_ATTR", "base": "LOAD_ATTR_SLOT", "head": "LOAD_ATTR",
+            "base_line": 3, "head_line": 3, "explanation": "the load `.x|y` became *getattr* <b>[x](y)</b> @you",
+            "operand": "x`|`y", "base_offset": 2, "head_offset": 2, "base_counter": null, "head_counter": null,
+            "base_churn": null, "head_churn": null, "hotness": 1, "source": "x", "row_kind": "same", "row": 0});
+        let functions: Vec<_> = (0..n)
+            .map(|i| {
+                json!({"qualname": format!("f{i}.<locals>.g|`</code></summary>`<script>"), "module": "m_*x*",
+                "regressions": 5, "gains": 0, "changes": vec![change.clone(); 5], "kind": "function",
+                "base_code": 0, "head_code": 0, "file": "a|b.py", "base_first_line": 1, "head_first_line": 1,
+                "counts": counts, "specialized_before": share, "specialized_after": share,
+                "hotness": {"base_samples": 1, "head_samples": 1, "base_share": 0.01, "head_share": 0.01},
+                "score": 0.05, "edits": 0, "similarity": 1.0})
+            })
+            .collect();
+        let run = json!({"label": "CPython 3.12.1 · x.py", "python": "3.12.1", "version": [3, 12], "samples": 100,
+            "sampler": "thread", "code_objects": n});
+        serde_json::from_value(json!({"format": "specdiff-diff", "version": 1, "base": run, "head": run,
+            "warnings": [{"code": "x", "message": "a `b|c` <d>"}],
+            "summary": {"matched": n, "changed": n, "added": 0, "removed": 0, "regressions": 5 * n, "counts": counts,
+                        "base": share, "head": share, "families": [], "similarity": 1.0},
+            "functions": functions, "added_functions": [], "removed_functions": []}))
+        .unwrap()
+    }
+
+    #[test]
+    fn big_reports_are_cut_to_the_limit_and_user_data_is_escaped() {
+        let (base, head) = (dump(), dump());
+        let r = report(3000);
+        let input = RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None };
+        let md = render(&input, GITHUB_COMMENT_LIMIT);
+        assert!(chars(&md) < GITHUB_COMMENT_LIMIT, "{}", chars(&md));
+        let shown = md.matches("\n<details><summary><code>").count();
+        assert!(shown > 10, "{shown}");
+        assert!(md.contains(&format!("\n… {} more functions not shown", 3000 - shown)), "{}", &md[md.len() - 300..]);
+        assert_eq!(md.matches("\n| ``m_*x*:f").count(), TABLE_ROWS);
+        assert!(!md.contains("<b>"), "raw HTML from user data");
+        for line in md.lines().filter(|l| l.contains("<script>")) {
+            assert!(line.starts_with("| ``m_"), "only inside code spans: {line}");
+        }
+        assert!(md
+            .contains("<summary><code>m_*x*:f0.&lt;locals&gt;.g|`&lt;/code&gt;&lt;/summary&gt;`&lt;script&gt;</code>"));
+        assert!(md.contains("| ``m_*x*:f0.<locals>.g\\|`</code></summary>`<script>`` |"), "table cells escape pipes");
+        assert!(md.contains("↳ the load `.x|y` became \\*getattr\\* \\<b\\>\\[x\\](y)\\</b\\> @you"));
+        // A small limit still holds.
+        let small = render(&input, 5_000);
+        assert!(chars(&small) < 5_000, "{}", chars(&small));
+    }
+
+    #[test]
+    fn fences_outgrow_backticks_in_the_source() {
+        assert_eq!(fence(&["plain".into()]), "```");
+        assert_eq!(fence(&["s = '````'".into()]), "`````");
+    }
+}

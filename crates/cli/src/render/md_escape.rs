@@ -1,0 +1,150 @@
+//! Escaping user data (qualnames, module names, source lines, argreprs) for GitHub-flavoured
+//! Markdown, in each of the three contexts the Markdown renderer puts it in:
+//!
+//! - [`code`]: a code span, the default for user data. Its content is literal; the delimiter
+//!   is one backtick longer than the longest backtick run inside, and inside a table cell `|`
+//!   is written `\|` (GFM splits cells before parsing spans).
+//! - [`text`]: running text. Every character CommonMark or GitHub gives a meaning to
+//!   (emphasis, links, HTML, tables, math, strikethrough, entities) is backslash-escaped.
+//! - [`html`]: inside an HTML block such as `<summary>`, where Markdown is not parsed and
+//!   only HTML entities work.
+//!
+//! Line breaks in user data become spaces in all three, so a value can never end a table row
+//! or start a new block.
+
+/// One line: CR and LF become spaces.
+fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains(['\n', '\r']) {
+        s.replace(['\n', '\r'], " ").into()
+    } else {
+        s.into()
+    }
+}
+
+/// `s` as a code span. `in_table`: the span is inside a table cell. Empty input gives an
+/// empty string (an empty code span cannot be written).
+pub fn code(s: &str, in_table: bool) -> String {
+    let s = one_line(s);
+    if s.is_empty() {
+        return String::new();
+    }
+    let s = if in_table { s.replace('|', "\\|") } else { s.into_owned() };
+    let (mut longest, mut run) = (0, 0);
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    // CommonMark strips one space from each end when both are present; pad when the content
+    // starts or ends with a backtick (it would merge with the fence) or a space (it would be
+    // stripped).
+    let pad = s.starts_with(['`', ' ']) || s.ends_with(['`', ' ']);
+    let sp = if pad { " " } else { "" };
+    format!("{fence}{sp}{s}{sp}{fence}")
+}
+
+/// `s` as running Markdown text.
+pub fn text(s: &str) -> String {
+    let s = one_line(s);
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        // `_` between letters or digits cannot emphasize anything (`BINARY_OP` stays as it is);
+        // `(` and `)` mean nothing once `[` and `]` are escaped.
+        let intraword = c == '_'
+            && i > 0
+            && chars[i - 1].is_alphanumeric()
+            && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+        let special = matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '#' | '+' | '!' | '|' | '~' | '&' | '$'
+        );
+        if special && !intraword {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `s` for an HTML context.
+pub fn html(s: &str) -> String {
+    let s = one_line(s);
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Engine prose (explanations, warnings), which quotes names between backticks: quoted parts
+/// become code spans, the rest running text. An unpaired backtick is taken literally.
+pub fn prose(s: &str, in_table: bool) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    let last = parts.len() - 1;
+    // An odd number of backticks: the last one is unpaired.
+    let paired = last.is_multiple_of(2);
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 && (paired || i != last) {
+            out.push_str(&code(part, in_table));
+        } else {
+            if i == last && !paired {
+                out.push_str("\\`");
+            }
+            out.push_str(&text(part));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_backticks_pipes_and_spaces() {
+        assert_eq!(code("a.b", false), "`a.b`");
+        assert_eq!(code("x = `y`", false), "`` x = `y` ``");
+        assert_eq!(code("a ``b", false), "```a ``b```");
+        assert_eq!(code("a|b", true), "`a\\|b`");
+        assert_eq!(code("a|b", false), "`a|b`");
+        assert_eq!(code("  indented", false), "`   indented `");
+        assert_eq!(code("two\nlines", false), "`two lines`");
+        assert_eq!(code("", false), "");
+    }
+
+    #[test]
+    fn text_escapes_markup() {
+        assert_eq!(text("f.<locals>.g"), "f.\\<locals\\>.g");
+        assert_eq!(
+            text("*a* _b_ [c](d) | $x$ ~~s~~ &amp;"),
+            "\\*a\\* \\_b\\_ \\[c\\](d) \\| \\$x\\$ \\~\\~s\\~\\~ \\&amp;"
+        );
+        assert_eq!(text("<script>\nalert(1)"), "\\<script\\> alert(1)");
+        assert_eq!(text("BINARY_OP_ADD_INT _x x_ a__b"), "BINARY_OP_ADD_INT \\_x x\\_ a\\_\\_b");
+    }
+
+    #[test]
+    fn html_escapes_entities() {
+        assert_eq!(
+            html("f.<locals>.<lambda> & \"q\" 'a'"),
+            "f.&lt;locals&gt;.&lt;lambda&gt; &amp; &quot;q&quot; &#39;a&#39;"
+        );
+    }
+
+    #[test]
+    fn prose_quotes_become_code() {
+        assert_eq!(prose("the load `.x` became getattr(…, key)", false), "the load `.x` became getattr(…, key)");
+        assert_eq!(prose("`a|b` is <odd>", true), "`a\\|b` is \\<odd\\>");
+        assert_eq!(prose("one ` unpaired", false), "one \\` unpaired");
+        assert_eq!(prose("`a` and ` b", false), "`a` and \\` b");
+    }
+}

@@ -1,0 +1,284 @@
+//! The terminal rendering of a diff (`specdiff diff --format text`): the ranked run summary,
+//! warnings, then every changed function, worst first, with each changed site's opnames,
+//! source lines and explanation; then functions present on one side only, the pystats diff
+//! and the regression gate's verdict. Colour is ANSI, on only when the caller says so.
+
+use std::fmt::Write;
+
+use specdiff_core::classify::Change;
+use specdiff_core::report::{FunctionDiff, FunctionRef};
+use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::ChangeKind;
+
+use super::*;
+
+/// Functions listed per side in "only in base/head" before `… N more` (all with `--all`).
+const ONE_SIDE_SHOWN: usize = 10;
+/// Families shown in the pystats section.
+const STATS_FAMILIES: usize = 12;
+/// Longest source line shown, in characters.
+const SOURCE_WIDTH: usize = 160;
+
+/// ANSI styling, or none.
+#[derive(Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(self, code: &str, s: &str) -> String {
+        if self.0 && !s.is_empty() {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn dim(self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+    fn red(self, s: &str) -> String {
+        self.wrap("31", s)
+    }
+    fn green(self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+    fn yellow(self, s: &str) -> String {
+        self.wrap("33", s)
+    }
+    fn kind(self, k: ChangeKind) -> String {
+        let label = format!("{:<10}", k.as_str());
+        match k {
+            ChangeKind::Lost | ChangeKind::Missing | ChangeKind::BackedOff => self.wrap("1;31", &label),
+            ChangeKind::Gained => self.wrap("1;32", &label),
+            ChangeKind::Churning | ChangeKind::Changed => self.wrap("33", &label),
+            ChangeKind::Added | ChangeKind::Removed => self.wrap("36", &label),
+            ChangeKind::Unchanged => self.dim(&label),
+        }
+    }
+}
+
+/// Renders the whole text report. `all`: list every function on one side (not only the
+/// first few).
+pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
+    let p = Paint(color);
+    let r = input.report;
+    let mut out = String::new();
+    let head = Headline::of(r);
+    let _ = writeln!(out, "{} {}", p.bold("specdiff diff:"), p.bold(&head.sentence()));
+    for (name, run) in [("base", &r.base), ("head", &r.head)] {
+        let samples =
+            if run.samples > 0 { count(run.samples, "sample", "samples") } else { format!("sampler {}", run.sampler) };
+        let _ = writeln!(
+            out,
+            "  {name}  {}  {}",
+            run.label,
+            p.dim(&format!("({} code objects, {samples})", grouped(run.code_objects as u64)))
+        );
+    }
+    if !r.warnings.is_empty() {
+        out.push('\n');
+        for w in &r.warnings {
+            let _ = writeln!(out, "{} {}", p.yellow("warning:"), w.message);
+        }
+    }
+    summary(&mut out, input, p);
+    if !r.functions.is_empty() {
+        let title = if r.functions.iter().any(|f| f.counts.changed_sites() == 0) {
+            "Functions, worst first"
+        } else {
+            "Changed functions, worst first"
+        };
+        let _ = writeln!(out, "\n{}", p.bold(title));
+        for f in &r.functions {
+            function(&mut out, input, f, p);
+        }
+    }
+    one_side(&mut out, "Only in head", &r.added_functions, all, p);
+    one_side(&mut out, "Only in base", &r.removed_functions, all, p);
+    if let Some(s) = input.stats {
+        stats(&mut out, s, p);
+    } else if let Some(note) = input.stats_note {
+        let _ = writeln!(out, "\n{} {note}", p.dim("pystats:"));
+    }
+    if let Some(g) = input.gate {
+        gate(&mut out, g, p);
+    }
+    out
+}
+
+fn summary(out: &mut String, input: &RenderInput, p: Paint) {
+    let r = input.report;
+    let s = &r.summary;
+    out.push('\n');
+    let _ = writeln!(out, "  specialized sites  {} → {}", share(&s.base), share(&s.head));
+    let regs = if s.regressions == 0 {
+        p.green("none")
+    } else {
+        p.red(&format!(
+            "{} ({} lost, {} missing, {} backed off)",
+            count(s.regressions as u64, "site", "sites"),
+            s.counts.lost,
+            s.counts.missing,
+            s.counts.backed_off
+        ))
+    };
+    let _ = writeln!(out, "  regressions        {regs}");
+    let gains = if s.counts.gained == 0 {
+        "none".to_string()
+    } else {
+        p.green(&count(s.counts.gained as u64, "site", "sites"))
+    };
+    let _ = writeln!(out, "  gains              {gains}");
+    let _ = writeln!(out, "  other changes      {}", other_changes(r));
+    let _ = writeln!(
+        out,
+        "  functions          {} changed of {} matched · {} only in head · {} only in base",
+        s.changed, s.matched, s.added, s.removed
+    );
+    let families: Vec<_> = changed_families(r).collect();
+    if !families.is_empty() {
+        let width = families.iter().map(|f| f.family.len()).max().unwrap_or(0);
+        let _ = writeln!(out, "  families (specialized sites, base → head)");
+        for f in families {
+            let arrow = format!("{} → {}", share(&f.base), share(&f.head));
+            let arrow = if f.head.share < f.base.share { p.red(&arrow) } else { p.green(&arrow) };
+            let _ = writeln!(out, "    {:<width$}  {arrow}", f.family);
+        }
+    }
+}
+
+fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
+    let mut facts = vec![format!("{}:{}", f.file, f.head_first_line)];
+    if let Some(h) = hotness(input, f) {
+        facts.push(format!("hot {h}"));
+    }
+    facts.push(function_counts(f));
+    facts.push(format!("specialized {} → {}", pct(f.specialized_before.share), pct(f.specialized_after.share)));
+    let name = function_name(&f.module, &f.qualname);
+    let name = if f.regressions > 0 { p.red(&name) } else { name };
+    let _ = writeln!(out, "\n{}  {}", p.bold(&name), p.dim(&facts.join(" · ")));
+    for c in &f.changes {
+        change(out, input, f, c, p);
+    }
+}
+
+fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p: Paint) {
+    let operand = c.operand.as_deref().map(|o| format!("  `{o}`")).unwrap_or_default();
+    let _ = writeln!(out, "  {} {:<14} {}{}  {}", p.kind(c.kind), c.family, ops(c), operand, p.dim(&lines(c)));
+    if c.kind == ChangeKind::Unchanged {
+        return;
+    }
+    let src = change_source(input, f, c);
+    let show = |l: u32, t: &str| format!("{l:>5} │ {}", clip(t.trim(), SOURCE_WIDTH));
+    match (&src.base, &src.head) {
+        (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => {
+            let _ = writeln!(out, "           {}", p.red(&format!("-{}", show(*bl, bt))));
+            let _ = writeln!(out, "           {}", p.green(&format!("+{}", show(*hl, ht))));
+        }
+        (_, Some((l, t))) | (Some((l, t)), None) => {
+            let _ = writeln!(out, "            {}", show(*l, t));
+        }
+        (None, None) => {}
+    }
+    if let Some(e) = &c.explanation {
+        let _ = writeln!(out, "            {} {e}", p.dim("why:"));
+    }
+}
+
+fn one_side(out: &mut String, title: &str, list: &[FunctionRef], all: bool, p: Paint) {
+    if list.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{} ({})", p.bold(title), list.len());
+    let shown = if all { list.len() } else { ONE_SIDE_SHOWN.min(list.len()) };
+    for f in &list[..shown] {
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            function_name(&f.module, &f.qualname),
+            p.dim(&format!("{}:{} · specialized {}", f.file, f.first_line, share(&f.specialized)))
+        );
+    }
+    if shown < list.len() {
+        let _ = writeln!(out, "  … {} more (--all lists them)", list.len() - shown);
+    }
+}
+
+fn delta(d: &Delta, more_is_bad: bool, p: Paint) -> String {
+    let s = format!("{} → {}", grouped(d.base), grouped(d.head));
+    match d.head.cmp(&d.base) {
+        std::cmp::Ordering::Equal => s,
+        std::cmp::Ordering::Greater if more_is_bad => p.red(&s),
+        std::cmp::Ordering::Less if !more_is_bad => p.red(&s),
+        _ => p.green(&s),
+    }
+}
+
+fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
+    let _ = writeln!(out, "\n{}", p.bold("Specialization statistics (pystats), base → head"));
+    let _ = writeln!(out, "  instructions executed  {}", delta(&s.total_executions, false, Paint(false)));
+    let families: Vec<_> = s
+        .families
+        .iter()
+        .filter(|f| [f.hit, f.miss, f.deferred, f.failure, f.deopt].iter().any(|d| d.base != d.head))
+        .take(STATS_FAMILIES)
+        .collect();
+    if families.is_empty() {
+        let _ = writeln!(out, "  no family's specialization counters changed");
+        return;
+    }
+    for f in families {
+        let _ = writeln!(
+            out,
+            "  {:<22} hit {}  miss {}  deferred {}  deopt {}  failure {}",
+            f.family,
+            delta(&f.hit, false, p),
+            delta(&f.miss, true, p),
+            delta(&f.deferred, true, p),
+            delta(&f.deopt, true, p),
+            delta(&f.failure, true, p)
+        );
+        let kinds: Vec<String> = f
+            .failure_kinds
+            .iter()
+            .filter(|k| k.count.base != k.count.head)
+            .take(3)
+            .map(|k| format!("{} {}", k.name.label, delta(&k.count, true, p)))
+            .collect();
+        if !kinds.is_empty() {
+            let _ = writeln!(out, "  {:<22} failures: {}", "", kinds.join(", "));
+        }
+    }
+}
+
+fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
+    let basis = if g.unsampled {
+        "neither run was sampled, so every regressed function counts".to_string()
+    } else {
+        format!("functions with hotness ≥ {}% count", g.min_hotness)
+    };
+    let verdict = if g.tripped {
+        p.red(&format!("FAILED: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions")))
+    } else {
+        p.green("passed")
+    };
+    let _ = writeln!(out, "\n{} {verdict} ({basis})", p.bold("Regression gate:"));
+    for f in &g.hot {
+        let h = f.hotness.map(|h| format!("hot {} · ", pct(h / 100.0))).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {}  {}",
+            f.function,
+            p.dim(&format!("{h}{}", count(f.regressions as u64, "regression", "regressions")))
+        );
+    }
+    if !g.cold.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} below {}% not counted",
+            count(g.cold.len() as u64, "regressed function", "regressed functions"),
+            g.min_hotness
+        );
+    }
+}

@@ -1,0 +1,494 @@
+//! `specdiff diff` end to end, on real dumps of the demo pair made under every interpreter
+//! present: what the JSON report says about the demo's three refactors (and that it keeps the
+//! documented contract), the regression gate's exit codes, filters, inputs and outputs,
+//! the pystats diff, the Markdown size limit on a whole-program pair, snapshots of the text
+//! and Markdown renderings, and the one-line errors for bad input.
+//!
+//! Hotness comes from a sampling thread, so nothing here depends on exact sample counts; the
+//! snapshots are made from unsampled dumps (`--no-sample`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::OnceLock;
+
+use common::*;
+use serde_json::Value;
+
+/// Rounds of the demo's main loop: enough for the sampler to see the hot functions.
+const ROUNDS: &str = "300";
+const GITHUB_LIMIT: usize = 65_536;
+
+/// The demo pair dumped under one interpreter.
+struct Demo {
+    py: Interpreter,
+    base: PathBuf,
+    head: PathBuf,
+    /// Both runs have samples (false under pyodide: no threads).
+    sampled: bool,
+}
+
+/// A folder for this test process under cargo's test tmpdir; folders of finished runs are
+/// removed.
+fn work_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let prefix = "specdiff-diff-tests-";
+        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if let Some(pid) = name.strip_prefix(prefix) {
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let dir = root.join(format!("{prefix}{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+}
+
+/// The demo pair under every interpreter, dumped once per test process (in parallel).
+fn demos() -> &'static [Demo] {
+    static DEMOS: OnceLock<Vec<Demo>> = OnceLock::new();
+    DEMOS.get_or_init(|| {
+        let dir = work_dir();
+        std::thread::scope(|s| {
+            let jobs: Vec<_> = interpreters()
+                .iter()
+                .map(|py| {
+                    s.spawn(move || {
+                        let b = dump_ok(py, dir, "demo-base", &["examples/demo/base.py", ROUNDS]);
+                        let h = dump_ok(py, dir, "demo-head", &["examples/demo/head.py", ROUNDS]);
+                        Demo {
+                            py: py.clone(),
+                            base: dir.join(format!("demo-base-{}.json", py.minor)),
+                            head: dir.join(format!("demo-head-{}.json", py.minor)),
+                            sampled: b.run.sampler.samples > 0 && h.run.sampler.samples > 0,
+                        }
+                    })
+                })
+                .collect();
+            jobs.into_iter().map(|j| j.join().unwrap()).collect()
+        })
+    })
+}
+
+/// Runs `specdiff diff ARGS…` from the repository root, with NO_COLOR set.
+fn diff(args: &[&str]) -> Output {
+    specdiff().arg("diff").args(args).env("NO_COLOR", "1").current_dir(repo_root()).output().expect("specdiff runs")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// `specdiff diff --format json ARGS…`, checked to exit `code`, parsed.
+fn json_report(args: &[&str], code: i32) -> Value {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let o = diff(&all);
+    assert_eq!(o.status.code(), Some(code), "specdiff diff {all:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&o)))
+}
+
+fn function<'a>(report: &'a Value, qualname: &str) -> &'a Value {
+    report["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["qualname"] == qualname && f["module"] == "__main__")
+        .unwrap_or_else(|| panic!("no function {qualname} in the report: {:#}", report["functions"]))
+}
+
+fn changes(f: &Value) -> &Vec<Value> {
+    f["changes"].as_array().unwrap()
+}
+
+fn demo_file(name: &str) -> PathBuf {
+    repo_root().join("examples/demo").join(name)
+}
+
+#[test]
+fn demo_json_shows_the_three_refactors_under_every_interpreter() {
+    let dot_line = line_of(&demo_file("base.py"), "total += p.x * p.y");
+    let area_line = line_of(&demo_file("head.py"), "total += shape.area()");
+    let scale_line = line_of(&demo_file("base.py"), "out = out + v * factor");
+    for d in demos() {
+        let v = d.py.minor;
+        let r = json_report(&[p(&d.base), p(&d.head)], 0);
+
+        // dot_sum: `p.x` (LOAD_ATTR_SLOT) became `getattr(p, key)`.
+        let dot = function(&r, "dot_sum");
+        let lost = changes(dot)
+            .iter()
+            .find(|c| c["kind"] == "lost" && c["family"] == "LOAD_ATTR" && c["base"] == "LOAD_ATTR_SLOT")
+            .unwrap_or_else(|| panic!("{v}: dot_sum has no lost LOAD_ATTR_SLOT: {dot:#}"));
+        assert_eq!(lost["base_line"], dot_line, "{v}: {lost:#}");
+        assert!(lost["explanation"].as_str().unwrap_or("").contains("getattr"), "{v}: {lost:#}");
+        assert!(dot["regressions"].as_u64().unwrap() >= 1, "{v}");
+
+        // total_area: `shape.area()` now sees three classes. What the site shows at exit
+        // depends on the version's counters. 3.11 deoptimizes to LOAD_METHOD_ADAPTIVE after 53
+        // misses and re-specializes after a backoff, so with this many rounds the run ends
+        // with the site generic and backed off (`lost`); the sampler may also catch the flips
+        // (`churning`) or the run may end while it is specialized (`missing`). 3.12+
+        // re-specialize in place, so the specialized form shows misses (`missing`), unless
+        // the sampler catches a flip (`churning`).
+        let area = function(&r, "total_area");
+        let site = changes(area)
+            .iter()
+            .find(|c| c["operand"] == "area" && c["head_line"] == area_line)
+            .unwrap_or_else(|| panic!("{v}: total_area has no change at the shape.area() site: {area:#}"));
+        let expected: &[&str] = if v == "3.11" { &["lost", "churning", "missing"] } else { &["missing", "churning"] };
+        assert!(expected.contains(&site["kind"].as_str().unwrap()), "{v}: {site:#}");
+        assert!(area["regressions"].as_u64().unwrap() >= 1 || site["kind"] == "churning", "{v}: {area:#}");
+        let family = if v == "3.11" { "LOAD_METHOD" } else { "LOAD_ATTR" };
+        assert_eq!(site["family"], family, "{v}: {site:#}");
+        assert!(site["explanation"].as_str().unwrap_or("").contains("type varies"), "{v}: {site:#}");
+
+        // scale: the accumulator starts as a float, so `out + v * factor` mixes int and float.
+        // 3.11–3.13 lose BINARY_OP_ADD_INT; 3.14 has BINARY_OP_EXTEND for mixed operands.
+        let sc = function(&r, "scale");
+        let add = changes(sc)
+            .iter()
+            .find(|c| c["family"] == "BINARY_OP" && c["base"] == "BINARY_OP_ADD_INT")
+            .unwrap_or_else(|| panic!("{v}: scale has no BINARY_OP_ADD_INT change: {sc:#}"));
+        let kind = if v == "3.14" { "changed" } else { "lost" };
+        assert_eq!(add["kind"], kind, "{v}: {add:#}");
+        assert_eq!(add["base_line"], scale_line, "{v}: {add:#}");
+        assert!(add["explanation"].as_str().unwrap_or("").contains("int/float"), "{v}: {add:#}");
+    }
+}
+
+#[test]
+fn json_keeps_the_documented_contract() {
+    let d = &demos()[0];
+    let r = json_report(&[p(&d.base), p(&d.head)], 0);
+    assert_eq!(r["format"], "specdiff-diff");
+    assert_eq!(r["version"], 1);
+    assert!(r["stats_diff"].is_null() && r["gate"].is_null(), "{}", r["gate"]);
+    let short = diff(&["--json", p(&d.base), p(&d.head)]);
+    assert_eq!(serde_json::from_slice::<Value>(&short.stdout).unwrap(), r, "--json is --format json");
+    let kinds = ["lost", "gained", "changed", "missing", "backed_off", "churning", "added", "removed"];
+    let functions = r["functions"].as_array().unwrap();
+    assert!(!functions.is_empty());
+    for f in functions {
+        assert!(f["qualname"].is_string() && f["module"].is_string(), "{f:#}");
+        assert!(f["regressions"].is_u64(), "{f:#}");
+        for c in changes(f) {
+            assert!(kinds.contains(&c["kind"].as_str().unwrap()), "{c:#}");
+            assert!(c["family"].is_string(), "{c:#}");
+            for key in ["base", "head", "explanation"] {
+                assert!(c[key].is_string() || c[key].is_null(), "{key}: {c:#}");
+                assert!(c.as_object().unwrap().contains_key(key), "{key} missing: {c:#}");
+            }
+            for key in ["base_line", "head_line"] {
+                assert!(c[key].is_u64() || c[key].is_null(), "{key}: {c:#}");
+                assert!(c.as_object().unwrap().contains_key(key), "{key} missing: {c:#}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_dump_diffed_with_itself_has_no_changes() {
+    for d in demos() {
+        let r = json_report(&["--fail-on-regression", p(&d.base), p(&d.base)], 0);
+        assert_eq!(r["functions"].as_array().unwrap().len(), 0, "{}: {:#}", d.py.minor, r["functions"]);
+        assert_eq!(r["summary"]["regressions"], 0);
+        assert!(
+            r["added_functions"].as_array().unwrap().is_empty()
+                && r["removed_functions"].as_array().unwrap().is_empty()
+        );
+        assert_eq!(r["gate"]["tripped"], false);
+        let o = diff(&[p(&d.base), p(&d.base)]);
+        assert!(stdout(&o).starts_with("specdiff diff: no specialization changes"), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn fail_on_regression_exit_codes() {
+    for d in demos() {
+        let v = d.py.minor;
+        let (b, h) = (p(&d.base), p(&d.head));
+        assert_eq!(diff(&[b, h]).status.code(), Some(0), "{v}: regressions alone do not fail");
+        let o = diff(&["--fail-on-regression", b, h]);
+        assert_eq!(o.status.code(), Some(1), "{v}: {}", stderr(&o));
+        assert!(stderr(&o).contains("regression gate tripped"), "{v}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Regression gate: FAILED"), "{v}");
+        assert_eq!(diff(&["--fail-on-regression", b, b]).status.code(), Some(0), "{v}");
+        // Nothing is 1000% hot; but with no samples at all every regression counts.
+        let huge = diff(&["--fail-on-regression", "--min-hotness", "1000", b, h]);
+        let want = if d.sampled { 0 } else { 1 };
+        assert_eq!(huge.status.code(), Some(want), "{v} (sampled: {}): {}", d.sampled, stdout(&huge));
+        let r = json_report(&["--fail-on-regression", "--min-hotness", "1000", b, h], want);
+        assert_eq!(r["gate"]["unsampled"], !d.sampled, "{v}");
+        if d.sampled {
+            assert!(!r["gate"]["cold"].as_array().unwrap().is_empty(), "{v}: {:#}", r["gate"]);
+        }
+    }
+    let o = diff(&["--min-hotness", "-3", "a", "b"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn filters_and_all() {
+    let d = &demos()[0];
+    let (b, h) = (p(&d.base), p(&d.head));
+    let r = json_report(&["--function", "dot_*", b, h], 0);
+    let names: Vec<&str> = r["functions"].as_array().unwrap().iter().map(|f| f["qualname"].as_str().unwrap()).collect();
+    assert_eq!(names, ["dot_sum"]);
+    let r = json_report(&["--function", "scale", "--function", "__main__:total_area", b, h], 0);
+    assert_eq!(r["functions"].as_array().unwrap().len(), 2);
+    let r = json_report(&["--module", "no_such_module*", b, h], 0);
+    assert!(r["functions"].as_array().unwrap().is_empty());
+    assert!(
+        r["warnings"].as_array().unwrap().iter().any(|w| w["code"] == "no_match_for_filters"),
+        "{:#}",
+        r["warnings"]
+    );
+    let changed = json_report(&["--module", "__main__", b, h], 0)["functions"].as_array().unwrap().len();
+    let all = json_report(&["--module", "__main__", "--all", b, h], 0);
+    let listed = all["functions"].as_array().unwrap();
+    assert!(listed.len() > changed, "--all lists unchanged functions too ({} vs {changed})", listed.len());
+    assert!(listed.iter().any(|f| changes(f).iter().any(|c| c["kind"] == "unchanged")));
+    let text = stdout(&diff(&["--module", "__main__", "--all", b, h]));
+    assert!(text.contains("__main__:Point.__init__"), "{text}");
+}
+
+#[test]
+fn gzip_inputs_and_output_files() {
+    use std::io::Write;
+    let d = &demos()[0];
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("base.json.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&std::fs::read(&d.base).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let plain = diff(&["--format", "json", p(&d.base), p(&d.head)]);
+    let zipped = diff(&["--format", "json", p(&gz), p(&d.head)]);
+    assert_eq!(zipped.status.code(), Some(0), "{}", stderr(&zipped));
+    assert_eq!(plain.stdout, zipped.stdout);
+
+    let out = dir.path().join("comment.md");
+    let o = diff(&["--format", "markdown", "-o", p(&out), p(&d.base), p(&d.head)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(md.starts_with("## specdiff: "), "{md}");
+    let o = diff(&["-o", "/nonexistent-dir/x.txt", p(&d.base), p(&d.head)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write /nonexistent-dir/x.txt"), "{}", stderr(&o));
+}
+
+#[test]
+fn text_shows_sources_and_explanations() {
+    for d in demos() {
+        let o = diff(&[p(&d.base), p(&d.head)]);
+        let text = stdout(&o);
+        assert!(!text.contains('\x1b'), "no colour when NO_COLOR is set and stdout is a pipe");
+        assert!(text.contains("│ total += p.x * p.y"), "{text}");
+        assert!(text.contains("│ total += getattr(p, key) * p.y"), "{text}");
+        assert!(text.contains("why: the attribute load `.x` became getattr"), "{text}");
+        assert!(text.contains("specialized sites"), "{text}");
+        let colored = stdout(&diff(&["--color", "always", p(&d.base), p(&d.head)]));
+        assert!(colored.contains("\x1b[1;31mlost"), "{colored}");
+    }
+}
+
+/// Raw pystats in CPython 3.13's named form: LOAD_ATTR hits drop and misses and failures
+/// grow in head.
+fn write_stats(dir: &Path) -> (PathBuf, PathBuf) {
+    let base = dir.join("stats-base");
+    let head = dir.join("stats-head");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::create_dir_all(&head).unwrap();
+    std::fs::write(
+        base.join("a.txt"),
+        "opcode[LOAD_ATTR].specializable : 1\nopcode[LOAD_ATTR].specialization.hit : 1000\n\
+         opcode[LOAD_ATTR].specialization.miss : 10\nopcode[LOAD_ATTR_SLOT].execution_count : 1000\n",
+    )
+    .unwrap();
+    std::fs::write(
+        head.join("b.txt"),
+        "opcode[LOAD_ATTR].specializable : 1\nopcode[LOAD_ATTR].specialization.hit : 100\n\
+         opcode[LOAD_ATTR].specialization.miss : 500\nopcode[LOAD_ATTR].specialization.failure : 40\n\
+         opcode[LOAD_ATTR].specialization.failure_kinds[4] : 40\nopcode[LOAD_ATTR_SLOT].execution_count : 100\n",
+    )
+    .unwrap();
+    (base, head)
+}
+
+#[test]
+fn stats_diff_in_every_format() {
+    let d = &demos()[0];
+    let dir = tempfile::tempdir().unwrap();
+    let (sb, sh) = write_stats(dir.path());
+    let args = ["--stats", p(&sb), p(&sh), p(&d.base), p(&d.head)];
+    let r = json_report(&args, 0);
+    let fam = r["stats_diff"]["families"].as_array().unwrap().iter().find(|f| f["family"] == "LOAD_ATTR").unwrap();
+    assert_eq!((fam["hit"]["base"].as_u64(), fam["hit"]["head"].as_u64()), (Some(1000), Some(100)), "{fam:#}");
+    assert_eq!(fam["failure"]["head"], 40);
+    let text = stdout(&diff(&args));
+    assert!(text.contains("Specialization statistics (pystats)"), "{text}");
+    assert!(text.contains("LOAD_ATTR") && text.contains("1,000 → 100"), "{text}");
+    assert!(text.contains("out of range 0 → 40"), "failure kinds are named: {text}");
+    let mut md_args = vec!["--format", "markdown"];
+    md_args.extend_from_slice(&args);
+    let md = stdout(&diff(&md_args));
+    assert!(md.contains("<details><summary>Specialization statistics (pystats)</summary>"), "{md}");
+    assert!(md.contains("| `LOAD_ATTR` | 1,000 → 100 (-90%) |"), "{md}");
+    let o = diff(&["--stats", p(&sb), "/nonexistent/stats", p(&d.base), p(&d.head)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/stats: cannot read"), "{}", stderr(&o));
+}
+
+/// A whole-program pair (bench/workload.py) under the first native interpreter.
+fn workload_dumps() -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let py = interpreters()
+        .iter()
+        .find(|i| i.minor == "3.12")
+        .or_else(|| interpreters().iter().find(|i| i.minor != "3.14"))?;
+    let dir = work_dir();
+    dump_ok(py, dir, "wl-base", &["bench/workload.py", "20"]);
+    dump_ok(py, dir, "wl-head", &["bench/workload.py", "20", "--variant", "head"]);
+    // One round: most of the library never warms up, so hundreds of sites are lost.
+    dump_ok(py, dir, "wl-cold", &["bench/workload.py", "1", "--variant", "head"]);
+    let f = |n: &str| dir.join(format!("{n}-{}.json", py.minor));
+    Some((f("wl-base"), f("wl-head"), f("wl-cold")))
+}
+
+#[test]
+fn markdown_fits_a_github_comment_for_whole_program_pairs() {
+    let Some((base, head, cold)) = workload_dumps() else {
+        eprintln!("SKIPPED: no native interpreter for the workload");
+        return;
+    };
+    for (h, all) in [(&head, false), (&cold, false), (&cold, true)] {
+        let mut args = vec!["--format", "markdown", p(&base), p(h)];
+        if all {
+            args.push("--all");
+        }
+        let o = diff(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let md = stdout(&o);
+        let n = md.chars().count();
+        assert!(n < GITHUB_LIMIT, "{n} characters for {args:?}");
+        assert!(md.starts_with("## specdiff: "), "{}", &md[..200.min(md.len())]);
+        // Every changed function is either shown or counted in the closing note.
+        let shown = md.matches("\n<details><summary><code>").count();
+        let hidden = md
+            .split("\n… ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0);
+        let r = json_report(&[p(&base), p(h)], 0);
+        let changed = r["functions"].as_array().unwrap().len();
+        assert_eq!(shown + hidden, changed, "{args:?}");
+    }
+}
+
+/// `text` with the interpreter's micro version and code-object counts replaced.
+fn redact(text: &str, python: &str) -> String {
+    let mut out = text.replace(python, "3.X.Y");
+    for marker in [" code objects"] {
+        let mut cleaned = String::new();
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(marker) {
+            let digits = rest[..i].trim_end_matches(|c: char| c.is_ascii_digit() || c == ',');
+            cleaned.push_str(digits);
+            cleaned.push('N');
+            cleaned.push_str(marker);
+            rest = &rest[i + marker.len()..];
+        }
+        cleaned.push_str(rest);
+        out = cleaned;
+    }
+    out
+}
+
+#[test]
+fn snapshots_of_text_and_markdown() {
+    let Some(py) = interpreters().iter().find(|i| i.minor == "3.12") else {
+        eprintln!("SKIPPED: snapshots are taken under CPython 3.12, which is not present");
+        return;
+    };
+    // Unsampled dumps: no hotness, no churn, so the output depends only on the interpreter.
+    let dir = work_dir();
+    let b = dump_ok(py, dir, "snap-base", &["--no-sample", "examples/demo/base.py", ROUNDS]);
+    dump_ok(py, dir, "snap-head", &["--no-sample", "examples/demo/head.py", ROUNDS]);
+    let f = |n: &str| dir.join(format!("{n}-3.12.json"));
+    // Only the demo's own code: the standard library's share depends on what the harness
+    // imports.
+    let args = ["--module", "__main__", "--fail-on-regression"];
+    let run = |format: &str| {
+        let mut all = vec!["--format", format];
+        all.extend_from_slice(&args);
+        let (fb, fh) = (f("snap-base"), f("snap-head"));
+        all.extend_from_slice(&[p(&fb), p(&fh)]);
+        let o = diff(&all);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        redact(&stdout(&o), &b.python.version)
+    };
+    insta::assert_snapshot!("demo_text_3_12", run("text"));
+    insta::assert_snapshot!("demo_markdown_3_12", run("markdown"));
+}
+
+/// Asserts a one-line `specdiff: error: …` on stderr containing every `needle`, and exit 2.
+fn assert_bad(args: &[&str], needles: &[&str]) {
+    let o = diff(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line expected: {err}");
+    assert!(err.starts_with("specdiff: error: "), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: {n:?} not in {err}");
+    }
+}
+
+#[test]
+fn bad_inputs_are_one_line_errors() {
+    let d = &demos()[0];
+    let good = p(&d.head);
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let bytes = std::fs::read(&d.base).unwrap();
+    std::fs::write(path("truncated.json"), &bytes[..bytes.len() / 2]).unwrap();
+    assert_bad(&[&path("truncated.json"), good], &["truncated.json: truncated"]);
+    std::fs::write(path("notes.json"), "hello, world\n").unwrap();
+    assert_bad(&[&path("notes.json"), good], &["notes.json: not JSON"]);
+    std::fs::write(path("stats.txt"), "opcode[LOAD_ATTR].specialization.hit : 5\n").unwrap();
+    assert_bad(&[good, &path("stats.txt")], &["stats.txt: not a specdiff dump", "pystats"]);
+    let mut v: Value = serde_json::from_slice(&bytes).unwrap();
+    v["version"] = 99.into();
+    std::fs::write(path("newer.json"), serde_json::to_vec(&v).unwrap()).unwrap();
+    assert_bad(&[&path("newer.json"), good], &["newer.json: newer format version 99"]);
+    assert_bad(&[&path("missing.json"), good], &["missing.json: cannot read: no such file"]);
+    let o = diff(&[good, p(&d.base), "--format", "yaml"]);
+    assert_eq!(o.status.code(), Some(2), "bad usage: {}", stderr(&o));
+
+    // Two unrelated programs (only their own code dumped, so no library code is shared).
+    for py in interpreters() {
+        let demo = dump_ok(py, dir.path(), "main-only", &["--include", "__main__", "examples/demo/base.py", "3"]);
+        assert!(!demo.code.is_empty());
+        dump_ok(py, dir.path(), "other", &["--include", "__main__", "-c", "print(sum(range(10)))"]);
+        let (a, b) = (path(&format!("main-only-{}.json", py.minor)), path(&format!("other-{}.json", py.minor)));
+        assert_bad(&[&a, &b], &["these dumps are from different programs"]);
+        let o = diff(&["--allow-unrelated", &a, &b]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("seem to be from different programs"), "{}", stdout(&o));
+    }
+}

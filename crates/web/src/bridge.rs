@@ -1,0 +1,364 @@
+//! Where the engine runs: in a web worker started from this same wasm binary (the page
+//! hands its compiled `WebAssembly.Module` to the worker, so nothing is downloaded twice), or on
+//! the main thread when no worker can be started (tests, old browsers, some `file://` pages).
+//!
+//! The worker side is [`specdiff_worker_message`], called by a tiny bootstrap script for every
+//! message; requests are handled one at a time, in order.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOptions, WorkerType};
+use yew::Callback;
+
+use crate::engine::{InputFile, Session};
+use crate::model::Side;
+use crate::protocol::{Request, Response};
+
+/// Runs requests one after the other against one [`Session`].
+struct Runner {
+    session: RefCell<Session>,
+    queue: RefCell<VecDeque<(Request, Vec<File>)>>,
+    busy: Cell<bool>,
+    out: Box<dyn Fn(Response)>,
+    /// Give the browser a chance to paint between steps (main-thread mode).
+    yield_between: bool,
+}
+
+impl Runner {
+    fn new(out: Box<dyn Fn(Response)>, yield_between: bool) -> Rc<Runner> {
+        Rc::new(Runner {
+            session: RefCell::new(Session::new()),
+            queue: RefCell::new(VecDeque::new()),
+            busy: Cell::new(false),
+            out,
+            yield_between,
+        })
+    }
+
+    fn push(self: &Rc<Self>, request: Request, files: Vec<File>) {
+        self.queue.borrow_mut().push_back((request, files));
+        if !self.busy.replace(true) {
+            let me = self.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                loop {
+                    let next = me.queue.borrow_mut().pop_front();
+                    let Some((request, files)) = next else { break };
+                    me.run(request, files).await;
+                }
+                me.busy.set(false);
+            });
+        }
+    }
+
+    async fn run(&self, request: Request, files: Vec<File>) {
+        let side = match &request {
+            Request::Load { side } => *side,
+            _ => None,
+        };
+        let total = files.len().max(1) as f64;
+        let mut inputs = Vec::with_capacity(files.len());
+        for (i, f) in files.iter().enumerate() {
+            (self.out)(Response::Progress { side, label: format!("reading {}", f.name()), fraction: i as f64 / total * 0.3 });
+            match read_blob(f).await {
+                Ok(bytes) => inputs.push(InputFile::new(f.name(), bytes)),
+                Err(e) => {
+                    (self.out)(Response::Failed { side, message: format!("{}: cannot read the file ({e})", f.name()) });
+                    (self.out)(Response::Progress { side, label: String::new(), fraction: 1.0 });
+                    return;
+                }
+            }
+        }
+        if self.yield_between {
+            gloo::timers::future::TimeoutFuture::new(0).await;
+        }
+        self.session.borrow_mut().handle(request, inputs, &mut |r| (self.out)(r));
+    }
+}
+
+async fn read_blob(blob: &Blob) -> Result<Vec<u8>, String> {
+    let buf = JsFuture::from(blob.array_buffer()).await.map_err(|e| js_error(&e))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// A readable one-line form of a JS error value.
+pub fn js_error(e: &JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+thread_local! {
+    static WORKER_RUNNER: Rc<Runner> = Runner::new(Box::new(post_to_page), false);
+}
+
+fn post_to_page(r: Response) {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&JsValue::from_str(&r.to_json()));
+}
+
+/// Worker entry point: one message from the page, `{req: string, files: File[]}`.
+#[wasm_bindgen]
+pub fn specdiff_worker_message(data: JsValue) {
+    let req = js_sys::Reflect::get(&data, &"req".into()).ok().and_then(|v| v.as_string());
+    let Some(request) = req.as_deref().and_then(Request::from_json) else {
+        post_to_page(Response::Failed { side: None, message: "engine: unreadable request".into() });
+        return;
+    };
+    let files = files_of(&data);
+    WORKER_RUNNER.with(|r| r.push(request, files));
+}
+
+fn files_of(data: &JsValue) -> Vec<File> {
+    let Ok(list) = js_sys::Reflect::get(data, &"files".into()) else { return Vec::new() };
+    let Ok(arr) = list.dyn_into::<js_sys::Array>() else { return Vec::new() };
+    arr.iter().filter_map(|v| v.dyn_into::<File>().ok()).collect()
+}
+
+enum Backend {
+    /// Waiting for the worker's "ready"; requests are kept until then.
+    Starting(Worker, Vec<(Request, Vec<File>)>),
+    Worker(Worker),
+    Local(Rc<Runner>),
+}
+
+struct Inner {
+    backend: RefCell<Backend>,
+    on_response: Callback<Response>,
+    listeners: RefCell<Vec<JsValue>>,
+}
+
+/// The page's handle on the engine.
+#[derive(Clone)]
+pub struct Bridge {
+    inner: Rc<Inner>,
+}
+
+impl PartialEq for Bridge {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+/// The bootstrap of the worker: imports the wasm-bindgen glue, instantiates the module the page
+/// sends first, then passes every further message to `specdiff_worker_message`, in order.
+/// The first message is `{module, glueText}`: `glueText` (the glue's source, set by the offline
+/// single-file page) is imported from a blob: URL made inside the worker, because a `file://`
+/// page's blob: URLs cannot be imported by its worker.
+fn bootstrap(glue_url: &str) -> String {
+    let glue = serde_json::to_string(glue_url).expect("a string serializes");
+    format!(
+        "let ready;\n\
+         self.onmessage = (e) => {{\n\
+           if (!ready) {{\n\
+             const first = e.data;\n\
+             const url = first.glueText ? URL.createObjectURL(new Blob([first.glueText], {{ type: 'text/javascript' }})) : {glue};\n\
+             ready = import(url).then(async (m) => {{ await m.default({{ module_or_path: first.module }}); return m; }});\n\
+             ready.then(() => self.postMessage(JSON.stringify({{ Ready: {{ mode: 'worker' }} }})),\n\
+                        (err) => self.postMessage(JSON.stringify({{ WorkerFailed: String(err) }})));\n\
+             return;\n\
+           }}\n\
+           ready.then((m) => m.specdiff_worker_message(e.data));\n\
+         }};\n"
+    )
+}
+
+/// The URL of this program's wasm-bindgen JS glue, set by the page's loader script.
+fn glue_url() -> Option<String> {
+    js_sys::Reflect::get(&js_sys::global(), &"specdiffGlue".into()).ok()?.as_string().filter(|s| !s.is_empty())
+}
+
+impl Bridge {
+    /// Starts the engine: in a worker when possible, else on the main thread. Every response
+    /// (including `Ready`) goes to `on_response`.
+    pub fn start(on_response: Callback<Response>) -> Bridge {
+        let bridge = Bridge {
+            inner: Rc::new(Inner {
+                backend: RefCell::new(Backend::Local(Runner::new(Box::new(|_| {}), true))),
+                on_response,
+                listeners: RefCell::new(Vec::new()),
+            }),
+        };
+        match glue_url().ok_or_else(|| JsValue::from_str("no glue URL")).and_then(|g| bridge.spawn(&g)) {
+            Ok(()) => {
+                // Fall back if the worker does not report within a few seconds.
+                let weak = Rc::downgrade(&bridge.inner);
+                gloo::timers::callback::Timeout::new(8_000, move || {
+                    if let Some(inner) = weak.upgrade() {
+                        Bridge { inner }.fall_back("the worker did not start in time");
+                    }
+                })
+                .forget();
+            }
+            Err(_) => bridge.use_local(),
+        }
+        bridge
+    }
+
+    /// The engine on the main thread (tests, and when workers are unavailable).
+    pub fn local(on_response: Callback<Response>) -> Bridge {
+        let bridge = Bridge {
+            inner: Rc::new(Inner {
+                backend: RefCell::new(Backend::Local(Runner::new(Box::new(|_| {}), true))),
+                on_response,
+                listeners: RefCell::new(Vec::new()),
+            }),
+        };
+        bridge.use_local();
+        bridge
+    }
+
+    fn use_local(&self) {
+        let cb = self.inner.on_response.clone();
+        let runner = Runner::new(
+            Box::new(move |r| {
+                timeline(&r);
+                cb.emit(r)
+            }),
+            true,
+        );
+        *self.inner.backend.borrow_mut() = Backend::Local(runner);
+        let cb = self.inner.on_response.clone();
+        // Asynchronously, like a worker would, so the page state exists when it arrives.
+        wasm_bindgen_futures::spawn_local(async move { cb.emit(Response::Ready { mode: "main thread".into() }) });
+    }
+
+    fn spawn(&self, glue: &str) -> Result<(), JsValue> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(&bootstrap(glue)));
+        let opts = BlobPropertyBag::new();
+        opts.set_type("text/javascript");
+        let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+        let url = Url::create_object_url_with_blob(&blob)?;
+        // A classic worker that loads the glue with import(): module workers cannot be started
+        // from blob: URLs on file:// pages (the offline single-file viewer).
+        let wopts = WorkerOptions::new();
+        wopts.set_type(WorkerType::Classic);
+        wopts.set_name("specdiff-engine");
+        let worker = Worker::new_with_options(&url, &wopts)?;
+        let weak = Rc::downgrade(&self.inner);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let text = e.data().as_string().unwrap_or_default();
+            let bridge = Bridge { inner };
+            if text.starts_with("{\"WorkerFailed\"") {
+                bridge.fall_back(&text);
+                return;
+            }
+            let Some(resp) = Response::from_json(&text) else { return };
+            timeline(&resp);
+            if matches!(resp, Response::Ready { .. }) {
+                bridge.worker_ready();
+            }
+            bridge.inner.on_response.emit(resp);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        let weak = Rc::downgrade(&self.inner);
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+            if let Some(inner) = weak.upgrade() {
+                Bridge { inner }.fall_back("the worker failed");
+            }
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.inner.listeners.borrow_mut().extend([on_message.into_js_value(), on_error.into_js_value()]);
+        let first = js_sys::Object::new();
+        js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module())?;
+        if let Ok(text) = js_sys::Reflect::get(&js_sys::global(), &"specdiffGlueText".into()) {
+            js_sys::Reflect::set(&first, &"glueText".into(), &text)?;
+        }
+        worker.post_message(&first)?;
+        *self.inner.backend.borrow_mut() = Backend::Starting(worker, Vec::new());
+        Ok(())
+    }
+
+    fn worker_ready(&self) {
+        let mut b = self.inner.backend.borrow_mut();
+        if let Backend::Starting(w, pending) = &mut *b {
+            let w = w.clone();
+            let pending = std::mem::take(pending);
+            *b = Backend::Worker(w.clone());
+            drop(b);
+            for (req, files) in pending {
+                post_to_worker(&w, &req, &files);
+            }
+        }
+    }
+
+    /// Moves to the main thread if the worker never became ready; queued requests follow.
+    fn fall_back(&self, why: &str) {
+        let pending = {
+            let mut b = self.inner.backend.borrow_mut();
+            match &mut *b {
+                Backend::Starting(w, pending) => {
+                    w.terminate();
+                    std::mem::take(pending)
+                }
+                _ => return,
+            }
+        };
+        gloo::console::warn!(format!("specdiff: running on the main thread ({why})"));
+        self.use_local();
+        for (req, files) in pending {
+            self.send(req, files);
+        }
+    }
+
+    /// Sends a request with its files.
+    pub fn send(&self, request: Request, files: Vec<File>) {
+        let mut b = self.inner.backend.borrow_mut();
+        match &mut *b {
+            Backend::Starting(_, pending) => pending.push((request, files)),
+            Backend::Worker(w) => post_to_worker(w, &request, &files),
+            Backend::Local(r) => {
+                let r = r.clone();
+                drop(b);
+                r.push(request, files);
+            }
+        }
+    }
+
+    /// Loads files (dropped, picked or fetched) onto `side` (None: automatic).
+    pub fn load(&self, side: Option<Side>, files: Vec<File>) {
+        self.send(Request::Load { side }, files);
+    }
+
+    /// `"worker"`, `"starting"` or `"main thread"`.
+    pub fn mode(&self) -> &'static str {
+        match &*self.inner.backend.borrow() {
+            Backend::Starting(..) => "starting",
+            Backend::Worker(_) => "worker",
+            Backend::Local(_) => "main thread",
+        }
+    }
+}
+
+/// For benchmarks: when the page defines `globalThis.specdiffTimeline = []`, every response
+/// is logged there as `[kind, label, performance.now()]`.
+fn timeline(r: &Response) {
+    let Ok(t) = js_sys::Reflect::get(&js_sys::global(), &"specdiffTimeline".into()) else { return };
+    let Some(arr) = t.dyn_ref::<js_sys::Array>() else { return };
+    let (kind, label) = match r {
+        Response::Progress { label, .. } => ("progress", label.clone()),
+        Response::Summary(s) => ("summary", format!("{} rows", s.rows.len())),
+        Response::Loaded { side, .. } => ("loaded", side.name().to_string()),
+        Response::Function(f) => ("function", f.key.clone()),
+        _ => ("other", String::new()),
+    };
+    let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+    arr.push(&js_sys::Array::of3(&kind.into(), &label.into(), &now.into()));
+}
+
+fn post_to_worker(w: &Worker, request: &Request, files: &[File]) {
+    let msg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&msg, &"req".into(), &JsValue::from_str(&request.to_json()));
+    let arr = js_sys::Array::new();
+    for f in files {
+        arr.push(f);
+    }
+    let _ = js_sys::Reflect::set(&msg, &"files".into(), &arr);
+    let _ = w.post_message(&msg);
+}

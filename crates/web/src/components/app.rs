@@ -1,0 +1,247 @@
+//! The root component: owns the state (one `use_reducer`), starts the engine, wires the
+//! page-wide listeners (drop anywhere, keyboard, back/forward) and lays out the panes.
+
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, KeyboardEvent};
+use yew::prelude::*;
+
+use super::drop_overlay::DropOverlay;
+use super::function_list::FunctionList;
+use super::function_view::FunctionView;
+use super::help_overlay::HelpOverlay;
+use super::notice_bar::NoticeBar;
+use super::overview::OverviewView;
+use super::share_box::ShareBox;
+use super::side_card::SideCard;
+use super::stats_view::StatsView;
+use super::tabs::Tabs;
+use super::welcome::Welcome;
+use super::Ctx;
+use crate::bridge::Bridge;
+use crate::browser;
+use crate::model::{Mode, Side};
+use crate::protocol::Request;
+use crate::route::{Route, Tab};
+use crate::state::{Action, AppState};
+
+/// The whole page.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(|| AppState { route: Route::parse(&browser::hash()), ..Default::default() });
+    let ctx = {
+        let dispatcher = state.dispatcher();
+        use_memo((), move |_| {
+            let dispatch = Callback::from(move |a: Action| dispatcher.dispatch(a));
+            let bridge = Bridge::start(dispatch.reform(Action::Engine));
+            Ctx { dispatch, bridge }
+        })
+    };
+
+    // Page-wide listeners, installed once.
+    {
+        let ctx = ctx.clone();
+        use_effect_with((), move |_| {
+            let window = gloo::utils::window();
+            let mut listeners = Vec::new();
+            let c = ctx.clone();
+            listeners.push(EventListener::new(&window, "hashchange", move |_| {
+                c.dispatch.emit(Action::Navigate(Route::parse(&browser::hash())));
+            }));
+            let c = ctx.clone();
+            listeners.push(EventListener::new(&window, "popstate", move |_| {
+                c.dispatch.emit(Action::Navigate(Route::parse(&browser::hash())));
+            }));
+            let c = ctx.clone();
+            listeners.push(EventListener::new_with_options(&window, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
+                let e: &KeyboardEvent = e.unchecked_ref();
+                on_key(&c, e);
+            }));
+            let opts = EventListenerOptions::enable_prevent_default();
+            let c = ctx.clone();
+            listeners.push(EventListener::new_with_options(&window, "dragover", opts, move |e| {
+                let e: &DragEvent = e.unchecked_ref();
+                if browser::drag_has_files(e) {
+                    e.prevent_default();
+                    c.dispatch.emit(Action::Drag(true));
+                }
+            }));
+            let c = ctx.clone();
+            listeners.push(EventListener::new(&window, "dragleave", move |e| {
+                let e: &DragEvent = e.unchecked_ref();
+                if e.related_target().is_none() {
+                    c.dispatch.emit(Action::Drag(false));
+                }
+            }));
+            let c = ctx.clone();
+            listeners.push(EventListener::new_with_options(&window, "drop", opts, move |e| {
+                let e: &DragEvent = e.unchecked_ref();
+                e.prevent_default();
+                c.dispatch.emit(Action::Drag(false));
+                c.load(None, browser::dropped_files(e));
+            }));
+            move || drop(listeners)
+        });
+    }
+
+    // The URL hash mirrors the route.
+    use_effect_with(state.route.clone(), |route| browser::set_hash(&route.to_hash()));
+
+    // Share links and #demo open once per distinct value.
+    let opened = use_mut_ref(|| None::<String>);
+    {
+        let ctx = ctx.clone();
+        use_effect_with(state.route.share.clone(), move |share| {
+            if let Some(p) = share {
+                if opened.borrow().as_deref() != Some(p.as_str()) {
+                    *opened.borrow_mut() = Some(p.clone());
+                    ctx.bridge.send(Request::OpenShare { payload: p.clone() }, Vec::new());
+                }
+            }
+        });
+    }
+    {
+        let ctx = ctx.clone();
+        use_effect_with(state.route.demo, move |demo| {
+            if *demo {
+                ctx.load_demo();
+            }
+        });
+    }
+
+    // Ask the engine for what the route shows.
+    {
+        let ctx = ctx.clone();
+        let mode = state.summary.mode;
+        use_effect_with((state.route.function.clone(), state.summary.generation, mode), move |(f, _, mode)| {
+            if let (Some(key), false) = (f, *mode == Mode::Empty) {
+                ctx.bridge.send(Request::Function { key: key.clone() }, Vec::new());
+            }
+        });
+    }
+    {
+        let ctx = ctx.clone();
+        let want = state.route.tab == Tab::Stats && state.summary.has_stats;
+        use_effect_with((want, state.summary.generation), move |(want, _)| {
+            if *want {
+                ctx.bridge.send(Request::Stats, Vec::new());
+            }
+        });
+    }
+    use_effect_with(state.engine.clone(), |engine| {
+        if let Some(e) = engine {
+            browser::mark_ready(e);
+        }
+    });
+
+    let swap = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.bridge.send(Request::Swap, Vec::new()))
+    };
+    let demo = {
+        let ctx = ctx.clone();
+        Callback::from(move |_| ctx.load_demo())
+    };
+    let share = {
+        let ctx = ctx.clone();
+        let focus = state.route.function.clone();
+        Callback::from(move |_| ctx.bridge.send(Request::Share { focus: focus.clone() }, Vec::new()))
+    };
+    let help = ctx.dispatch.reform(|_| Action::ToggleHelp);
+
+    let summary = state.summary.clone();
+    let loaded = state.sides.iter().any(|s| s.info.is_some());
+    let body = if summary.mode == Mode::Empty && state.route.tab != Tab::Stats {
+        html! { <Welcome busy={state.busy()} /> }
+    } else {
+        match state.route.tab {
+            Tab::Overview => html! { <OverviewView summary={summary.clone()} /> },
+            Tab::Functions => html! {
+                <div class="split">
+                    <FunctionList
+                        summary={summary.clone()}
+                        filter={state.filter.clone()}
+                        selected={state.route.function.clone()}
+                        focus_search={state.focus_search}
+                    />
+                    <FunctionView
+                        detail={state.detail.clone()}
+                        selected={state.route.function.clone()}
+                        row={state.selected_row().cloned()}
+                    />
+                </div>
+            },
+            Tab::Stats => html! { <StatsView table={state.stats.clone()} has_stats={summary.has_stats} /> },
+        }
+    };
+
+    let share_url = state.share.as_ref().map(|s| {
+        let route = Route { share: Some(s.payload.clone()), demo: false, ..state.route.clone() };
+        (browser::page_url(&route.to_hash()), s.note.clone())
+    });
+
+    html! {
+        <ContextProvider<Ctx> context={(*ctx).clone()}>
+            <div class={classes!("app", state.dragging.then_some("dragging"))}>
+                <header class="topbar">
+                    <div class="brand" title="specdiff: what CPython's specializing interpreter did, before and after">
+                        <span class="logo">{"◆"}</span>{"specdiff"}
+                    </div>
+                    <SideCard side={Side::Base} state={state.sides[0].clone()} />
+                    <button class="icon-btn swap" title="swap base and head" onclick={swap}
+                        disabled={!loaded || state.busy()}>{"⇄"}</button>
+                    <SideCard side={Side::Head} state={state.sides[1].clone()} />
+                    <div class="actions">
+                        <button class="btn" onclick={demo} disabled={state.busy()}
+                            title="load the demo pair (a refactor that loses three specializations)">{"load demo"}</button>
+                        <button class="btn" onclick={share} disabled={!loaded || state.busy()}
+                            title="make a link that carries these runs (paste it in a pull request)">{"share link"}</button>
+                        <button class="icon-btn" onclick={help} title="keyboard shortcuts (?)">{"?"}</button>
+                    </div>
+                </header>
+                if let Some((label, fraction)) = state.progress.clone() {
+                    <div class="global-progress"><super::progress_bar::ProgressBar {label} {fraction} /></div>
+                }
+                <NoticeBar notice={state.notice.clone()} warnings={summary.warnings.clone()} />
+                <Tabs tab={state.route.tab} summary={summary.clone()} />
+                <main class="body">{body}</main>
+                <footer class="statusbar">
+                    <span>{format!("engine: {}", state.engine.clone().unwrap_or_else(|| "starting".into()))}</span>
+                    <span>{"everything stays in this tab: no uploads, no network requests"}</span>
+                    <span class="keys">{"j/k next/prev change · / search · ? help"}</span>
+                </footer>
+                if state.help { <HelpOverlay /> }
+                if let Some((url, note)) = share_url { <ShareBox {url} {note} /> }
+                if state.dragging { <DropOverlay /> }
+            </div>
+        </ContextProvider<Ctx>>
+    }
+}
+
+fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return;
+    }
+    let key = e.key();
+    if browser::from_text_field(e) {
+        if key == "Escape" {
+            if let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = el.blur();
+            }
+        }
+        return;
+    }
+    let action = match key.as_str() {
+        "j" => Action::Step(1),
+        "k" => Action::Step(-1),
+        "/" => Action::FocusSearch,
+        "?" => Action::ToggleHelp,
+        "Escape" => Action::Escape,
+        "1" => Action::SelectTab(Tab::Overview),
+        "2" => Action::SelectTab(Tab::Functions),
+        "3" => Action::SelectTab(Tab::Stats),
+        _ => return,
+    };
+    e.prevent_default();
+    ctx.dispatch.emit(action);
+}

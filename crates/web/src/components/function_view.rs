@@ -1,0 +1,144 @@
+//! The function view: both sides aligned, source lines interleaved with the instructions,
+//! sites coloured by classification with their explanation inline, unchanged runs folded.
+
+use std::collections::HashSet;
+
+use yew::prelude::*;
+
+use super::class_badge::ClassBadge;
+use super::ins_cell::InsCell;
+use crate::model::{Class, DetailRow, FunctionDetail, FunctionRow, Mode};
+use crate::state::Shared;
+
+/// Props of [`FunctionView`].
+#[derive(Properties, PartialEq)]
+pub struct FunctionViewProps {
+    /// The view, once the engine sent it.
+    pub detail: Option<Shared<FunctionDetail>>,
+    /// Selected key.
+    pub selected: Option<String>,
+    /// The selected row (title while the view loads).
+    pub row: Option<FunctionRow>,
+}
+
+/// The selected function.
+#[function_component(FunctionView)]
+pub fn function_view(props: &FunctionViewProps) -> Html {
+    let expanded = use_state(HashSet::<usize>::new);
+    {
+        let expanded = expanded.clone();
+        use_effect_with(props.selected.clone(), move |_| expanded.set(HashSet::new()));
+    }
+    let Some(key) = &props.selected else {
+        return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
+    };
+    let Some(d) = props.detail.as_ref().filter(|d| &d.key == key) else {
+        let title = props.row.as_ref().map_or(key.clone(), |r| r.qualname.clone());
+        return html! { <section class="fview loading"><h2>{title}</h2><p class="muted">{"loading…"}</p></section> };
+    };
+    let diff = d.mode == Mode::Diff;
+    let cols = if diff { 7 } else { 3 };
+
+    let mut body = Vec::new();
+    let mut fold_index = 0usize;
+    for row in &d.rows {
+        render_row(row, diff, cols, &mut fold_index, &expanded, &mut body);
+    }
+    let locations = match &d.locations {
+        [Some(a), Some(b)] if a == b => a.clone(),
+        [Some(a), Some(b)] => format!("{a} → {b}"),
+        [Some(a), None] | [None, Some(a)] => a.clone(),
+        [None, None] => String::new(),
+    };
+    html! {
+        <section class="fview" data-key={d.key.clone()}>
+            <header class="fview-head">
+                <h2>{d.title.clone()}</h2>
+                <span class="kind">{d.kind.clone()}</span>
+                if diff && d.status != Class::Unchanged { <ClassBadge class={d.status} /> }
+                <span class="loc">{locations}</span>
+                <span class="fcounts">
+                    { for d.counts.iter().filter(|(c, n)| *c != Class::Unchanged && *n > 0).map(|(c, n)| html! { <ClassBadge class={*c} count={Some(*n)} /> }) }
+                </span>
+            </header>
+            if !d.explanations.is_empty() {
+                <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{e.clone()}</li> }) }</ul>
+            }
+            <div class="listing-wrap">
+                <table class={classes!("listing", diff.then_some("diff"))}>
+                    <thead>
+                        if diff {
+                            <tr><th class="off">{"off"}</th><th>{"base"}</th><th class="ctr">{"ctr"}</th>
+                                <th class="off">{"off"}</th><th>{"head"}</th><th class="ctr">{"ctr"}</th><th class="cls"></th></tr>
+                        } else {
+                            <tr><th class="off">{"off"}</th><th>{"instruction"}</th><th class="ctr">{"counter"}</th></tr>
+                        }
+                    </thead>
+                    <tbody>{ for body }</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, expanded: &UseStateHandle<HashSet<usize>>, out: &mut Vec<Html>) {
+    match row {
+        DetailRow::Source { line, text, samples } => {
+            let hot = samples[0].max(samples[1]);
+            out.push(html! {
+                <tr class="src">
+                    <td class="lineno">{line}</td>
+                    <td class="code" colspan={(cols - 1).to_string()}>
+                        <span class="srctext">{text.clone()}</span>
+                        if hot > 0 { <span class="samples" title="sampler hits on this line (base / head)">{
+                            if diff { format!("{} / {} samples", samples[0], samples[1]) } else { format!("{} samples", samples[0]) }
+                        }</span> }
+                    </td>
+                </tr>
+            });
+        }
+        DetailRow::Ins { base, head, class, explain } => {
+            let cls = class.filter(|c| *c != Class::Unchanged).map(|c| format!("c-{}", c.name()));
+            out.push(html! {
+                <tr class={classes!("insrow", cls.clone(), cls.is_some().then_some("marked"))}
+                    data-class={class.map(|c| c.name()).unwrap_or("")}>
+                    <InsCell ins={base.clone()} />
+                    if diff {
+                        <InsCell ins={head.clone()} />
+                        <td class="cls">if let Some(c) = class { if *c != Class::Unchanged { <ClassBadge class={*c} /> } }</td>
+                    }
+                </tr>
+            });
+            if let Some(e) = explain {
+                out.push(html! {
+                    <tr class={classes!("explain-row", cls)}>
+                        <td class="off"></td>
+                        <td class="explain" colspan={(cols - 1).to_string()}>{"↳ "}{e.clone()}</td>
+                    </tr>
+                });
+            }
+        }
+        DetailRow::Fold { rows } => {
+            let i = *fold_index;
+            *fold_index += 1;
+            if expanded.contains(&i) {
+                for r in rows {
+                    render_row(r, diff, cols, fold_index, expanded, out);
+                }
+            } else {
+                let n = rows.iter().filter(|r| matches!(r, DetailRow::Ins { .. })).count();
+                let expanded = expanded.clone();
+                let onclick = Callback::from(move |_| {
+                    let mut s = (*expanded).clone();
+                    s.insert(i);
+                    expanded.set(s);
+                });
+                out.push(html! {
+                    <tr class="fold" {onclick} title="click to unfold">
+                        <td colspan={cols.to_string()}>{format!("⋯ {n} unchanged instruction{} folded", if n == 1 { "" } else { "s" })}</td>
+                    </tr>
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,697 @@
+//! The engine: holds the loaded runs and answers [`Request`]s with [`Response`]s. Pure Rust with
+//! no browser calls, so it runs in the web worker, on the main thread as a fallback, and in
+//! native unit tests alike. Reading, normalizing, matching and classifying are `specdiff_core`'s
+//! work; this module only turns their results into view models.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use specdiff_core::dump::Dump;
+use specdiff_core::input::{is_gzip, sniff, ReadLimits, Sniffed};
+use specdiff_core::share::{self, ShareNote, SharePayload};
+use specdiff_core::stats::Stats;
+
+use crate::analysis::{self, Entries, Pair};
+use crate::format::{count, date};
+use crate::model::*;
+use crate::protocol::{Request, Response};
+
+/// The browser's input limit: 256 MB per file after decompression. A whole-program dump of ~7k
+/// code objects is ~10–30 MB, and a tab holding two parsed dumps of the maximum size would need
+/// a few GB, which is about what browsers give one tab.
+pub const BROWSER_LIMITS: ReadLimits = ReadLimits { max_bytes: 256 * 1024 * 1024 };
+
+/// A file handed to the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputFile {
+    /// File name as the user gave it.
+    pub name: String,
+    /// Its bytes (possibly gzip).
+    pub bytes: Vec<u8>,
+}
+
+impl InputFile {
+    /// A file from a name and bytes.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        InputFile { name: name.into(), bytes: bytes.into() }
+    }
+
+    /// Raw pystats (`.txt`, or text that looks like `key : value` lines), else a dump.
+    pub fn is_stats(&self) -> bool {
+        let lower = self.name.to_ascii_lowercase();
+        if lower.ends_with(".txt") {
+            return true;
+        }
+        !is_gzip(&self.bytes) && sniff(&self.bytes) == Sniffed::RawPystats
+    }
+}
+
+/// Where dropped files go.
+#[derive(Debug, PartialEq)]
+pub enum Plan {
+    /// Files per side (a side gets at most one dump and any number of stats files).
+    Sides(Vec<(Side, Vec<InputFile>)>),
+    /// Two dumps dropped together: which is base is decided after reading them.
+    Pair(InputFile, InputFile),
+    /// Nothing can be loaded: one line for the user.
+    Refused(Option<Side>, String),
+}
+
+/// Decides where `files` go. `side`: the pane they were dropped on (None: anywhere on the page);
+/// `loaded`: which sides hold a run now; `with_stats`: which hold statistics.
+///
+/// Pystats files dropped without a dump go to the first side without statistics (and are
+/// attached to that side's dump, see [`Session`]).
+pub fn plan_load(side: Option<Side>, files: Vec<InputFile>, loaded: [bool; 2], with_stats: [bool; 2]) -> Plan {
+    if files.is_empty() {
+        return Plan::Refused(side, "no files".into());
+    }
+    let (stats, dumps): (Vec<_>, Vec<_>) = files.into_iter().partition(InputFile::is_stats);
+    let names = |v: &[InputFile]| v.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ");
+    if let Some(s) = side {
+        if dumps.len() > 1 {
+            return Plan::Refused(Some(s), format!("one dump per side, got {} ({})", dumps.len(), names(&dumps)));
+        }
+        let mut all = dumps;
+        all.extend(stats);
+        return Plan::Sides(vec![(s, all)]);
+    }
+    match dumps.len() {
+        0 => {
+            let target = if !with_stats[0] { Side::Base } else { Side::Head };
+            Plan::Sides(vec![(target, stats)])
+        }
+        1 => {
+            let target = if !loaded[0] { Side::Base } else { Side::Head };
+            let mut all = dumps;
+            all.extend(stats);
+            Plan::Sides(vec![(target, all)])
+        }
+        2 if stats.is_empty() => {
+            let mut it = dumps.into_iter();
+            Plan::Pair(it.next().unwrap(), it.next().unwrap())
+        }
+        2 => Plan::Refused(
+            None,
+            "two dumps and pystats files at once: drop the pystats files on the base or head pane".into(),
+        ),
+        n => Plan::Refused(None, format!("at most two dumps at a time, got {n} ({})", names(&dumps))),
+    }
+}
+
+/// One loaded run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The label shown on its pane.
+    pub info: SideInfo,
+    /// The dump, unless only stats were loaded.
+    pub dump: Option<Rc<Dump>>,
+    /// Raw pystats loaded next to it.
+    pub stats: Option<Stats>,
+    /// Stable key of every code object (same order as `dump.code`).
+    keys: Vec<String>,
+}
+
+impl Run {
+    fn new(info: SideInfo, dump: Option<Dump>, stats: Option<Stats>) -> Run {
+        let keys = dump.as_ref().map(analysis::code_keys).unwrap_or_default();
+        Run { info, dump: dump.map(Rc::new), stats, keys }
+    }
+
+    /// Statistics: raw files loaded for this side win over the dump's own.
+    fn stats(&self) -> Option<&Stats> {
+        self.stats.as_ref().or(self.dump.as_ref().and_then(|d| d.pystats.as_ref()))
+    }
+}
+
+/// What the loaded runs give: the core's matching/diff session, and the view models built
+/// from it (kept until the runs change).
+struct Analysis {
+    pair: Pair,
+    /// One run (its side) or two (None).
+    single: Option<Side>,
+    entries: Entries,
+    summary: Summary,
+}
+
+/// The engine state.
+#[derive(Default)]
+pub struct Session {
+    sides: [Option<Run>; 2],
+    generation: u64,
+    analysis: Option<Analysis>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("sides", &self.sides).field("generation", &self.generation).finish()
+    }
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The run on `side`.
+    pub fn run(&self, side: Side) -> Option<&Run> {
+        self.sides[side.index()].as_ref()
+    }
+
+    /// Handles one request; `files` are the files attached to a `Load`. Every response,
+    /// progress included, goes to `out` as soon as it is known.
+    pub fn handle(&mut self, request: Request, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
+        match request {
+            Request::Load { side } => {
+                self.load(side, files, out);
+                self.refresh(out);
+            }
+            Request::OpenShare { payload } => {
+                self.open_share(&payload, out);
+                self.refresh(out);
+            }
+            Request::Clear { side } => {
+                self.sides[side.index()] = None;
+                out(Response::Cleared { side });
+                self.refresh(out);
+            }
+            Request::Swap => {
+                self.sides.swap(0, 1);
+                for side in Side::BOTH {
+                    match &self.sides[side.index()] {
+                        Some(r) => out(Response::Loaded { side, info: r.info.clone() }),
+                        None => out(Response::Cleared { side }),
+                    }
+                }
+                self.refresh(out);
+            }
+            Request::Function { key } => out(match self.function(&key) {
+                Some(d) => Response::Function(Box::new(d)),
+                None => Response::Failed { side: None, message: format!("no function {key:?} in the loaded runs") },
+            }),
+            Request::Share { focus } => out(self.share(focus.as_deref())),
+            Request::Stats => out(Response::Stats(Box::new(self.stats_table()))),
+        }
+    }
+
+    fn load(&mut self, side: Option<Side>, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
+        let loaded = [self.sides[0].is_some(), self.sides[1].is_some()];
+        let with_stats = [0, 1].map(|i| self.sides[i].as_ref().is_some_and(|r| r.stats().is_some()));
+        fn place(me: &mut Session, side: Side, r: Result<Run, String>, out: &mut dyn FnMut(Response)) {
+            match r {
+                // Statistics alone, dropped on a side with a dump: attached to it.
+                Ok(run) if run.dump.is_none() && me.sides[side.index()].as_ref().is_some_and(|r| r.dump.is_some()) => {
+                    let existing = me.sides[side.index()].as_mut().unwrap();
+                    existing.stats = run.stats;
+                    existing.info.stats_files = run.info.stats_files;
+                    out(Response::Loaded { side, info: existing.info.clone() });
+                }
+                Ok(run) => {
+                    out(Response::Loaded { side, info: run.info.clone() });
+                    me.sides[side.index()] = Some(run);
+                }
+                Err(message) => {
+                    // The side is emptied so no stale run hides the error.
+                    me.sides[side.index()] = None;
+                    out(Response::Failed { side: Some(side), message });
+                }
+            }
+        }
+        match plan_load(side, files, loaded, with_stats) {
+            Plan::Refused(side, message) => out(Response::Failed { side, message }),
+            Plan::Sides(parts) => {
+                let total = parts.iter().map(|(_, f)| f.len()).sum::<usize>().max(1);
+                let mut done = 0;
+                for (side, files) in parts {
+                    let r = read_run(side, files, &mut done, total, out);
+                    place(self, side, r, out);
+                }
+            }
+            Plan::Pair(a, b) => {
+                let mut done = 0;
+                let ra = read_run(Side::Base, vec![a], &mut done, 2, out);
+                let rb = read_run(Side::Head, vec![b], &mut done, 2, out);
+                let (ra, rb) = match (ra, rb) {
+                    (Ok(a), Ok(b)) if pair_is_reversed(&a, &b) => (Ok(b), Ok(a)),
+                    other => other,
+                };
+                place(self, Side::Base, ra, out);
+                place(self, Side::Head, rb, out);
+            }
+        }
+    }
+
+    fn open_share(&mut self, payload: &str, out: &mut dyn FnMut(Response)) {
+        out(Response::Progress { side: None, label: "opening the share link".into(), fraction: 0.2 });
+        match share::decode(payload, BROWSER_LIMITS) {
+            Ok(p) => {
+                let note = p.note;
+                for (side, dump, total) in
+                    [(Side::Base, p.base, note.base_code_total), (Side::Head, p.head, note.head_code_total)]
+                {
+                    match dump {
+                        Some(d) => {
+                            let mut info = side_info(&format!("{} (share link)", side.name()), Some(&d), &[]);
+                            if note.reduced {
+                                info.note = Some(format!(
+                                    "share link: {} of {} code objects (the changed ones)",
+                                    count(d.code.len() as u64),
+                                    count(total as u64)
+                                ));
+                            }
+                            let run = Run::new(info, Some(d), None);
+                            out(Response::Loaded { side, info: run.info.clone() });
+                            self.sides[side.index()] = Some(run);
+                        }
+                        None => {
+                            self.sides[side.index()] = None;
+                            out(Response::Cleared { side });
+                        }
+                    }
+                }
+            }
+            Err(e) => out(Response::Failed { side: None, message: e.to_string() }),
+        }
+    }
+
+    /// Recomputes the analysis of what is loaded and sends the summary.
+    fn refresh(&mut self, out: &mut dyn FnMut(Response)) {
+        self.generation += 1;
+        self.analysis = None;
+        let dumps: Vec<(Side, Rc<Dump>)> =
+            Side::BOTH.into_iter().filter_map(|s| Some((s, self.run(s)?.dump.clone()?))).collect();
+        let has_stats = Side::BOTH.iter().any(|&s| self.run(s).is_some_and(|r| r.stats().is_some()));
+        let mut summary = Summary::empty();
+        summary.generation = self.generation;
+        summary.has_stats = has_stats;
+        match dumps.as_slice() {
+            [] => {
+                if has_stats {
+                    summary.warnings.push("only pystats loaded: see the stats tab".into());
+                }
+            }
+            [(side, d)] => {
+                out(Response::Progress { side: None, label: "measuring coverage".into(), fraction: 0.8 });
+                let mut pair = Pair::new(d.clone(), d.clone());
+                let keys = &self.run(*side).unwrap().keys;
+                summary.mode = Mode::Single(*side);
+                let entries = analysis::single_summary(&mut pair, keys, *side, &mut summary);
+                self.analysis = Some(Analysis { pair, single: Some(*side), entries, summary: Summary::empty() });
+            }
+            [(_, b), (_, h)] => {
+                out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
+                let mut pair = Pair::new(b.clone(), h.clone());
+                summary.mode = Mode::Diff;
+                let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
+                let entries = analysis::diff_summary(&mut pair, bk, hk, &mut summary);
+                self.analysis = Some(Analysis { pair, single: None, entries, summary: Summary::empty() });
+            }
+            _ => unreachable!("two sides at most"),
+        }
+        if let Some(a) = &mut self.analysis {
+            a.summary = summary.clone();
+        }
+        out(Response::Summary(Box::new(summary)));
+    }
+
+    /// The overview and function list of what is loaded.
+    pub fn summary(&self) -> Summary {
+        match &self.analysis {
+            Some(a) => a.summary.clone(),
+            None => {
+                let mut s = Summary::empty();
+                s.generation = self.generation;
+                s.has_stats = Side::BOTH.iter().any(|&s| self.run(s).is_some_and(|r| r.stats().is_some()));
+                s
+            }
+        }
+    }
+
+    /// The function view of `key`.
+    pub fn function(&mut self, key: &str) -> Option<FunctionDetail> {
+        let a = self.analysis.as_mut()?;
+        let &(b, h) = a.entries.get(key)?;
+        let rows = a.pair.rows(b, h);
+        let single = a.single;
+        Some(analysis::detail(&rows, key, (a.pair.base(), a.pair.head()), single))
+    }
+
+    fn share(&mut self, focus: Option<&str>) -> Response {
+        let base = self.run(Side::Base).and_then(|r| r.dump.clone());
+        let head = self.run(Side::Head).and_then(|r| r.dump.clone());
+        if base.is_none() && head.is_none() {
+            return Response::Failed { side: None, message: "nothing to share: load a dump first".into() };
+        }
+        let totals = (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len()));
+        let note = |reduced: bool| ShareNote {
+            base_code_total: totals.0,
+            head_code_total: totals.1,
+            reduced,
+            comment: focus.map(str::to_string),
+        };
+        let full = SharePayload { base: base.as_deref().cloned(), head: head.as_deref().cloned(), note: note(false) };
+        let payload = share::encode(&full);
+        if payload.len() <= share::COMMENT_FRIENDLY_CHARS {
+            return Response::ShareLink { payload, note: None };
+        }
+        // Too long for a PR comment: keep the changed functions (for one run: the ranked ones)
+        // and the focused one, halving the list until the link fits.
+        let Some(a) = &self.analysis else {
+            return Response::ShareLink { payload, note: None };
+        };
+        let mut wanted: Vec<&str> = a
+            .summary
+            .rows
+            .iter()
+            .filter(|r| if a.single.is_some() { r.score > 0.0 && r.hot > 0.0 } else { r.is_changed() && r.status != Class::Added && r.status != Class::Removed })
+            .map(|r| r.key.as_str())
+            .collect();
+        wanted.truncate(400);
+        loop {
+            let mut keep: [HashSet<u32>; 2] = Default::default();
+            for k in wanted.iter().copied().chain(focus) {
+                if let Some(&(b, h)) = a.entries.get(k) {
+                    keep[0].extend(b);
+                    keep[1].extend(h);
+                }
+            }
+            let reduce = |d: &Option<Rc<Dump>>, keep: &HashSet<u32>| d.as_ref().map(|d| share::reduce(d, |i, _| keep.contains(&(i as u32))));
+            let (rb, rh) = if a.single == Some(Side::Head) {
+                (None, reduce(&head, &keep[0]))
+            } else {
+                (reduce(&base, &keep[0]), reduce(&head, &keep[1]))
+            };
+            let kept = rh.as_ref().or(rb.as_ref()).map_or(0, |d| d.code.len());
+            let p = SharePayload { base: rb, head: rh, note: note(true) };
+            let payload = share::encode(&p);
+            if payload.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
+                let mut text = format!(
+                    "reduced to {} of {} code objects (the changed ones) to keep the link short",
+                    count(kept as u64),
+                    count(totals.0.max(totals.1) as u64)
+                );
+                if payload.len() > share::COMMENT_FRIENDLY_CHARS {
+                    text.push_str(&format!("; still {} characters: too long for a GitHub comment", count(payload.len() as u64)));
+                }
+                return Response::ShareLink { payload, note: Some(text) };
+            }
+            let n = wanted.len() / 2;
+            wanted.truncate(n);
+        }
+    }
+
+    /// The stats tab: per family, the counters CPython keeps on the family head
+    /// (`specdiff_core::stats_diff::summarize`), base and head side by side.
+    pub fn stats_table(&self) -> StatsTable {
+        use specdiff_core::stats_diff::{summarize, FamilySummary};
+        let columns = ["total", "hit", "miss", "deopt", "deferred", "success", "failure"];
+        let mut table = StatsTable {
+            columns: columns.iter().map(|s| s.to_string()).collect(),
+            better: vec![None, Some(true), Some(false), Some(false), Some(false), Some(true), Some(false)],
+            ..Default::default()
+        };
+        let sums: Vec<_> = Side::BOTH.iter().map(|&s| self.run(s).and_then(Run::stats).map(summarize)).collect();
+        table.sides = [sums[0].is_some(), sums[1].is_some()];
+        let cells = |f: Option<&FamilySummary>| -> Vec<Option<u64>> {
+            match f {
+                None => vec![None; columns.len()],
+                Some(f) => [f.total(), f.hit, f.miss, f.deopt, f.deferred, f.success, f.failure].into_iter().map(Some).collect(),
+            }
+        };
+        let mut names: Vec<(u64, String)> = Vec::new();
+        for s in sums.iter().flatten() {
+            for f in &s.families {
+                match names.iter_mut().find(|(_, n)| *n == f.family) {
+                    Some(e) => e.0 = e.0.max(f.total()),
+                    None => names.push((f.total(), f.family.clone())),
+                }
+            }
+        }
+        crate::format::sort_dyn(&mut names, &|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        for (_, name) in names {
+            let get = |i: usize| sums[i].as_ref().and_then(|s| s.family(&name));
+            table.rows.push(StatsRow { name: name.clone(), base: cells(get(0)), head: cells(get(1)) });
+        }
+        for side in Side::BOTH {
+            if let Some(r) = self.run(side) {
+                if !r.info.stats_files.is_empty() {
+                    table.notes.push(format!("{}: {}", side.name(), r.info.stats_files.join(", ")));
+                } else if r.stats().is_some() {
+                    table.notes.push(format!("{}: from the dump ({})", side.name(), r.info.file));
+                }
+            }
+        }
+        table
+    }
+}
+
+/// Two dumps dropped together: true when `a` should be head. Names saying "base"/"head" win,
+/// then the start time (the earlier run is base).
+fn pair_is_reversed(a: &Run, b: &Run) -> bool {
+    let (na, nb) = (a.info.file.to_ascii_lowercase(), b.info.file.to_ascii_lowercase());
+    let says = |n: &str, w: &str| n.contains(w);
+    if says(&na, "head") && !says(&nb, "head") || says(&nb, "base") && !says(&na, "base") {
+        return true;
+    }
+    if says(&na, "base") || says(&nb, "head") {
+        return false;
+    }
+    match (&a.dump, &b.dump) {
+        (Some(x), Some(y)) => x.run.started > y.run.started,
+        _ => false,
+    }
+}
+
+fn read_run(
+    side: Side,
+    files: Vec<InputFile>,
+    done: &mut usize,
+    total: usize,
+    out: &mut dyn FnMut(Response),
+) -> Result<Run, String> {
+    let mut dump = None;
+    let mut stats_files = Vec::new();
+    let mut stats_inputs = Vec::new();
+    let mut first_name = None;
+    for f in files {
+        first_name.get_or_insert_with(|| f.name.clone());
+        out(Response::Progress {
+            side: Some(side),
+            label: format!("parsing {}", f.name),
+            fraction: 0.3 + 0.5 * (*done as f64) / total as f64,
+        });
+        *done += 1;
+        if f.is_stats() {
+            stats_files.push(f.name.clone());
+            stats_inputs.push(f);
+        } else {
+            let d = specdiff_core::read_dump(&f.name, &f.bytes, BROWSER_LIMITS).map_err(|e| e.to_string())?;
+            dump = Some((f.name, d));
+        }
+    }
+    let python = dump.as_ref().map(|(_, d)| d.python.minor_version());
+    let stats = if stats_inputs.is_empty() { None } else { Some(read_stats(&stats_inputs, python)?) };
+    let file = match &dump {
+        Some((n, _)) => n.clone(),
+        None => first_name.unwrap_or_default(),
+    };
+    let info = side_info(&file, dump.as_ref().map(|(_, d)| d), &stats_files);
+    Ok(Run::new(info, dump.map(|(_, d)| d), stats))
+}
+
+/// Raw pystats files of one run, summed by `specdiff_core::pystats`. Numbered (3.11/3.12)
+/// files are read with the version of the dump loaded with them, when there is one.
+fn read_stats(files: &[InputFile], python: Option<(u32, u32)>) -> Result<Stats, String> {
+    let options = specdiff_core::pystats::PystatsOptions { python, limits: BROWSER_LIMITS };
+    specdiff_core::pystats::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options)
+        .map_err(|e| e.to_string())
+}
+
+fn side_info(file: &str, dump: Option<&Dump>, stats_files: &[String]) -> SideInfo {
+    let mut info = SideInfo { file: file.to_string(), stats_files: stats_files.to_vec(), ..Default::default() };
+    if let Some(d) = dump {
+        info.python = format!("CPython {}", d.python.version);
+        info.command = d.run.argv.join(" ");
+        if info.command.is_empty() {
+            info.command = d.run.target.value.clone();
+        }
+        info.date = date(&d.run.started);
+        info.code_objects = d.code.len();
+        info.has_dump = true;
+        if d.run.exit_status != 0 {
+            info.note = Some(match &d.run.exception {
+                Some(e) => format!("exit status {} ({e})", d.run.exit_status),
+                None => format!("exit status {}", d.run.exit_status),
+            });
+        }
+    } else {
+        info.python = "pystats only".into();
+    }
+    info
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn dump_json(qualnames: &[&str], specialized: bool, started: &str) -> Vec<u8> {
+        let mut strings = vec!["".to_string(), "__main__".into(), "x".into(), "def f(p):".into(), "    return p.x".into()];
+        let mut code = Vec::new();
+        for (i, q) in qualnames.iter().enumerate() {
+            strings.push(q.to_string());
+            let s = strings.len() - 1;
+            code.push(serde_json::json!({
+                "file": 0, "module": 1, "qualname": s, "name": s, "first_line": 1 + i as u32 * 10,
+                "kind": "function", "parent": null, "ran": true, "samples": [1, 2],
+                "line_samples": [[2, 1]],
+                "instructions": [
+                    [0, 0, 0, 0, 1, null, []],
+                    [2, if specialized { 2 } else { 1 }, 0, 2, 2, null, [832, 0, 0], [52, 0]]
+                ]
+            }));
+        }
+        serde_json::to_vec(&serde_json::json!({
+            "format": "specdiff-dump", "version": 1, "generator": "test",
+            "python": {"version": "3.12.1", "version_info": [3, 12, 1, "final", 0], "implementation": "cpython",
+                       "executable": "python3", "platform": "linux-x86_64", "pystats_build": false},
+            "run": {"argv": ["prog.py", "--fast"], "target": {"kind": "script", "value": "prog.py"}, "cwd": "/",
+                    "started": started, "duration_s": 0.5, "exit_status": 0, "exception": null,
+                    "sampler": {"mode": "thread", "interval_ms": 1.0, "samples": 4, "note": null},
+                    "filters": {"include": [], "exclude": [], "include_unrun": false}},
+            "strings": strings,
+            "ops": [["RESUME", "RESUME", false, null], ["LOAD_ATTR", "LOAD_ATTR", false, "adaptive"],
+                    ["LOAD_ATTR_SLOT", "LOAD_ATTR", true, "adaptive"]],
+            "files": [{"path": "/src/prog.py", "module": "__main__", "source": [[1, [3, 4]]]}],
+            "code": code,
+            "pystats": null
+        }))
+        .unwrap()
+    }
+
+    fn collect(session: &mut Session, req: Request, files: Vec<InputFile>) -> Vec<Response> {
+        let mut v = Vec::new();
+        session.handle(req, files, &mut |r| v.push(r));
+        v
+    }
+
+    fn summary_of(v: &[Response]) -> &Summary {
+        v.iter()
+            .find_map(|r| match r {
+                Response::Summary(s) => Some(&**s),
+                _ => None,
+            })
+            .expect("a summary")
+    }
+
+    #[test]
+    fn plan_assigns_sides() {
+        let d = |n: &str| InputFile::new(n, dump_json(&["f"], true, "2026-01-01T00:00:00Z"));
+        let t = |n: &str| InputFile::new(n, b"opcode[1].execution_count : 5\n".to_vec());
+        assert!(matches!(plan_load(None, vec![d("a.json")], [false, false], [false, false]), Plan::Sides(v) if v[0].0 == Side::Base));
+        assert!(matches!(plan_load(None, vec![d("a.json")], [true, false], [false, false]), Plan::Sides(v) if v[0].0 == Side::Head));
+        assert!(matches!(plan_load(None, vec![d("a.json")], [true, true], [false, false]), Plan::Sides(v) if v[0].0 == Side::Head));
+        assert!(matches!(plan_load(None, vec![d("a.json"), d("b.json")], [true, true], [false, false]), Plan::Pair(..)));
+        assert!(matches!(plan_load(None, vec![t("1.txt"), t("2.txt")], [false, false], [false, false]), Plan::Sides(v) if v[0].1.len() == 2));
+        assert!(matches!(plan_load(None, vec![d("a"), d("b"), d("c")], [false, false], [false, false]), Plan::Refused(None, m) if m.contains("at most two")));
+        assert!(matches!(plan_load(Some(Side::Head), vec![d("a"), d("b")], [false, false], [false, false]), Plan::Refused(Some(Side::Head), _)));
+        assert!(matches!(plan_load(Some(Side::Head), vec![d("a"), t("s.txt")], [false, false], [false, false]), Plan::Sides(v) if v[0].0 == Side::Head && v[0].1.len() == 2));
+    }
+
+    #[test]
+    fn one_dump_gives_coverage() {
+        let mut s = Session::new();
+        let v = collect(&mut s, Request::Load { side: None }, vec![InputFile::new("run.json", dump_json(&["f", "g"], false, "2026-01-01T00:00:00Z"))]);
+        assert!(matches!(&v[0], Response::Progress { .. }));
+        let info = v.iter().find_map(|r| match r { Response::Loaded { side: Side::Base, info } => Some(info), _ => None }).unwrap();
+        assert_eq!(info.python, "CPython 3.12.1");
+        assert_eq!(info.command, "prog.py --fast");
+        assert_eq!(info.date, "2026-01-01 00:00 UTC");
+        let sum = summary_of(&v);
+        assert_eq!(sum.mode, Mode::Single(Side::Base));
+        assert_eq!(sum.rows.len(), 2);
+        assert_eq!(sum.rows[0].before, Some(Share { specialized: 0, sites: 1 }));
+        assert!(sum.overview.families.iter().any(|f| f.family == "LOAD_ATTR"));
+        let d = s.function("__main__:f").unwrap();
+        assert!(matches!(&d.rows[0], DetailRow::Source { line: 1, text, .. } if text == "def f(p):"));
+        let site = d.rows.iter().find_map(|r| match r { DetailRow::Ins { base: Some(i), .. } if i.site => Some(i), _ => None }).unwrap();
+        assert_eq!(site.op, "LOAD_ATTR");
+        assert_eq!(site.counter.as_deref(), Some("warm 52"));
+        assert!(site.tip.as_deref().unwrap().contains("52 executions left"), "{:?}", site.tip);
+    }
+
+    #[test]
+    fn bad_file_keeps_the_other_side() {
+        let mut s = Session::new();
+        collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![InputFile::new("a.json", dump_json(&["f"], true, "2026-01-01T00:00:00Z"))]);
+        let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b.json", b"{\"format\": \"specdiff-dump\", \"version\": 1".to_vec())]);
+        let msg = v.iter().find_map(|r| match r { Response::Failed { side: Some(Side::Head), message } => Some(message), _ => None }).unwrap();
+        assert_eq!(msg, "b.json: truncated: the JSON ends early (line 1)");
+        assert!(s.run(Side::Base).is_some());
+        assert_eq!(summary_of(&v).mode, Mode::Single(Side::Base));
+        let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("c.json", b"hello".to_vec())]);
+        assert!(v.iter().any(|r| matches!(r, Response::Failed { message, .. } if message == "c.json: not JSON: it does not start with '{'")));
+    }
+
+    #[test]
+    fn pair_orders_by_name_then_date() {
+        let mut s = Session::new();
+        let late = InputFile::new("x.json", dump_json(&["f"], false, "2026-02-01T00:00:00Z"));
+        let early = InputFile::new("y.json", dump_json(&["f"], true, "2026-01-01T00:00:00Z"));
+        let v = collect(&mut s, Request::Load { side: None }, vec![late, early]);
+        assert_eq!(s.run(Side::Base).unwrap().info.file, "y.json");
+        assert_eq!(summary_of(&v).mode, Mode::Diff);
+        let head = InputFile::new("head.json", dump_json(&["f"], false, "2026-01-01T00:00:00Z"));
+        let base = InputFile::new("base.json", dump_json(&["f"], true, "2026-02-01T00:00:00Z"));
+        collect(&mut s, Request::Load { side: None }, vec![head, base]);
+        assert_eq!(s.run(Side::Base).unwrap().info.file, "base.json");
+        collect(&mut s, Request::Swap, vec![]);
+        assert_eq!(s.run(Side::Base).unwrap().info.file, "head.json");
+    }
+
+    #[test]
+    fn two_dumps_give_the_core_diff() {
+        let mut s = Session::new();
+        let v = collect(&mut s, Request::Load { side: None }, vec![
+            InputFile::new("base.json", dump_json(&["f", "g"], true, "2026-01-01T00:00:00Z")),
+            InputFile::new("head.json", dump_json(&["f", "g"], false, "2026-01-02T00:00:00Z")),
+        ]);
+        let sum = summary_of(&v);
+        assert_eq!(sum.mode, Mode::Diff);
+        let f = sum.rows.iter().find(|r| r.key == "__main__:f").unwrap();
+        assert_eq!(f.count(Class::Lost), 1);
+        assert_eq!(f.status, Class::Lost);
+        assert_eq!((f.before, f.after), (Some(Share { specialized: 1, sites: 1 }), Some(Share { specialized: 0, sites: 1 })));
+        assert!(sum.overview.class_totals.contains(&(Class::Lost, 2)));
+        assert_eq!(sum.overview.top.len(), 2);
+        assert!(sum.overview.families.iter().any(|b| b.family == "LOAD_ATTR" && b.base.unwrap().specialized == 2));
+        let d = s.function("__main__:f").unwrap();
+        assert_eq!(d.mode, Mode::Diff);
+        let lost = d.rows.iter().find_map(|r| match r {
+            DetailRow::Ins { base: Some(b), head: Some(h), class: Some(Class::Lost), .. } => Some((b.op.clone(), h.op.clone())),
+            _ => None,
+        });
+        assert_eq!(lost, Some(("LOAD_ATTR_SLOT".to_string(), "LOAD_ATTR".to_string())));
+        assert!(matches!(&d.rows[0], DetailRow::Source { line: 1, .. }));
+        // Same dump twice: nothing changed.
+        let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b2.json", dump_json(&["f", "g"], true, "2026-01-02T00:00:00Z"))]);
+        assert!(summary_of(&v).rows.iter().all(|r| !r.is_changed()));
+    }
+
+    #[test]
+    fn share_round_trip_through_the_session() {
+        let mut s = Session::new();
+        collect(&mut s, Request::Load { side: None }, vec![
+            InputFile::new("base.json", dump_json(&["f", "g"], true, "2026-01-01T00:00:00Z")),
+            InputFile::new("head.json", dump_json(&["f", "g"], false, "2026-01-02T00:00:00Z")),
+        ]);
+        let v = collect(&mut s, Request::Share { focus: Some("__main__:f".into()) }, vec![]);
+        let Response::ShareLink { payload, .. } = &v[0] else { panic!("{v:?}") };
+        let mut t = Session::new();
+        let v = collect(&mut t, Request::OpenShare { payload: payload.clone() }, vec![]);
+        assert_eq!(summary_of(&v).mode, Mode::Diff);
+        assert_eq!(t.run(Side::Head).unwrap().info.file, "head (share link)");
+        let v = collect(&mut t, Request::OpenShare { payload: "s1.@@".into() }, vec![]);
+        assert!(v.iter().any(|r| matches!(r, Response::Failed { side: None, message } if message.starts_with("share link: "))));
+    }
+}

@@ -1,0 +1,96 @@
+//! Number and date formatting for display, and a size-conscious sort.
+
+/// Sorts indices with a comparator behind `dyn`: the only copy of the sort algorithm in this
+/// crate (each monomorphized copy costs kilobytes of wasm).
+pub fn sort_indices(v: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) {
+    v.sort_by(|&a, &b| cmp(a, b));
+}
+
+/// Sorts `v` (stable) through [`sort_indices`].
+pub fn sort_dyn<T>(v: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    sort_indices(&mut idx, &|a, b| cmp(&v[a], &v[b]));
+    let mut slots: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
+    v.extend(idx.into_iter().map(|i| slots[i].take().expect("each index once")));
+}
+
+/// `1234567` → `"1,234,567"`.
+pub fn count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// `0.1234` → `"12.3%"`.
+pub fn percent(ratio: f64) -> String {
+    let p = ratio * 100.0;
+    if p == 0.0 || p >= 10.0 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// A signed difference: `+3`, `−1,204`, or for a share (`as_share`) `+2.5 pp`.
+pub fn signed(d: f64, as_share: bool) -> String {
+    let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "±" };
+    if as_share {
+        let pp = d.abs() * 100.0;
+        if pp < 0.1 {
+            format!("{sign}{pp:.2} pp")
+        } else {
+            format!("{sign}{pp:.1} pp")
+        }
+    } else if d.fract() == 0.0 {
+        format!("{sign}{}", count(d.abs() as u64))
+    } else {
+        format!("{sign}{:.2}", d.abs())
+    }
+}
+
+/// Seconds, short: `"0.52 s"`, `"12 s"`, `"3 min 4 s"`.
+pub fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.2} s")
+    } else if s < 60.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{} min {:.0} s", (s / 60.0).floor(), s % 60.0)
+    }
+}
+
+/// RFC 3339 UTC (`2026-12-02T13:00:21.794Z`) → `"2026-12-02 13:00 UTC"`; anything else unchanged.
+pub fn date(rfc3339: &str) -> String {
+    let b = rfc3339.as_bytes();
+    if b.len() >= 16 && b[4] == b'-' && b[10] == b'T' && b[13] == b':' {
+        let zone = if rfc3339.ends_with('Z') || rfc3339.ends_with("+00:00") { " UTC" } else { "" };
+        format!("{} {}{}", &rfc3339[..10], &rfc3339[11..16], zone)
+    } else {
+        rfc3339.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(1234567), "1,234,567");
+        assert_eq!(count(999), "999");
+        assert_eq!(percent(0.1234), "12%");
+        assert_eq!(percent(0.01234), "1.2%");
+        assert_eq!(signed(-1204.0, false), "−1,204");
+        assert_eq!(signed(0.025, true), "+2.5 pp");
+        assert_eq!(date("2026-12-02T13:00:21.794Z"), "2026-12-02 13:00 UTC");
+        assert_eq!(date("yesterday"), "yesterday");
+        assert_eq!(seconds(0.5), "0.50 s");
+    }
+}

@@ -1,0 +1,33 @@
+//! # specdiff-web
+//!
+//! The specdiff web viewer: drop two dumps, see the specialization diff. A Yew app whose state
+//! is one `Reducible` ([`state::AppState`]); the dumps are read, diffed and turned into view
+//! models by the [`engine`] in a web worker (the same wasm binary, started as a module worker),
+//! so big files never block the page. Everything that knows about CPython comes from
+//! `specdiff_core`; this crate only lays it out.
+//!
+//! Layers:
+//! - [`model`], [`protocol`]: the data exchanged with the engine.
+//! - [`engine`]: pure Rust, runs anywhere (native unit tests included).
+//! - [`state`], [`route`], [`format`]: the page state and its pure reducer.
+//! - [`bridge`], [`browser`], [`components`]: browser I/O and the Yew components.
+
+pub mod engine;
+pub mod format;
+pub mod model;
+pub mod protocol;
+pub mod route;
+pub mod state;
+pub mod analysis;
+pub mod bridge;
+pub mod browser;
+pub mod components;
+
+/// Starts the page (called by `main` in the browser; a worker instance starts nothing and
+/// waits for `specdiff_worker_message`).
+pub fn start() {
+    if web_sys::window().is_none() {
+        return;
+    }
+    yew::Renderer::<components::app::App>::new().render();
+}

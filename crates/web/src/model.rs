@@ -1,0 +1,431 @@
+//! View models: what the engine (in the worker) sends to the page. Plain data, serializable,
+//! already formatted for display where formatting needs domain knowledge. The components only
+//! lay these out; they compute nothing about specialization.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the two runs being compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Side {
+    /// The run before the change.
+    Base,
+    /// The run after the change.
+    Head,
+}
+
+impl Side {
+    /// Both sides, base first.
+    pub const BOTH: [Side; 2] = [Side::Base, Side::Head];
+
+    /// 0 for base, 1 for head.
+    pub fn index(self) -> usize {
+        match self {
+            Side::Base => 0,
+            Side::Head => 1,
+        }
+    }
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Base => Side::Head,
+            Side::Head => Side::Base,
+        }
+    }
+
+    /// `"base"` or `"head"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Base => "base",
+            Side::Head => "head",
+        }
+    }
+}
+
+/// The per-pane label of a loaded run (like Compiler Explorer's pane titles).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideInfo {
+    /// File name of the dump (or of the first stats file).
+    pub file: String,
+    /// `"CPython 3.12.1"`.
+    pub python: String,
+    /// The command line of the run.
+    pub command: String,
+    /// Start of the run, `"2026-01-02 10:11 UTC"`.
+    pub date: String,
+    /// Number of code objects in the dump.
+    pub code_objects: usize,
+    /// Raw pystats files loaded for this side.
+    pub stats_files: Vec<String>,
+    /// A dump is loaded (not only stats).
+    pub has_dump: bool,
+    /// Extra remark, e.g. "reduced: 12 of 7,012 code objects (share link)".
+    pub note: Option<String>,
+}
+
+/// How a specialization site (or a whole function) compares between the runs: the core's
+/// `ChangeKind`, with display names and plain-words descriptions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Class {
+    /// Specialized in base, generic (or rewritten away) in head.
+    Lost,
+    /// Same specialization, but head's counter shows more misses since specialization.
+    Missing,
+    /// Generic on both sides; head's backoff shows more failed specialization attempts.
+    BackedOff,
+    /// The sampler saw head's opname flip at this site more often than base's.
+    Churning,
+    /// Specialized on both sides, differently.
+    Changed,
+    /// Generic in base, specialized in head.
+    Gained,
+    /// A site only head has (code edit), or a code object only head has.
+    Added,
+    /// A site only base has (code edit), or a code object only base has.
+    Removed,
+    /// Nothing changed.
+    Unchanged,
+}
+
+impl Class {
+    /// Every class, in report order.
+    pub const ALL: [Class; 9] = [
+        Class::Lost,
+        Class::Missing,
+        Class::BackedOff,
+        Class::Churning,
+        Class::Changed,
+        Class::Gained,
+        Class::Added,
+        Class::Removed,
+        Class::Unchanged,
+    ];
+
+    /// Snake-case name, as the CLI prints it (also the CSS class suffix).
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Lost => "lost",
+            Class::Gained => "gained",
+            Class::Changed => "changed",
+            Class::Missing => "missing",
+            Class::BackedOff => "backed_off",
+            Class::Churning => "churning",
+            Class::Added => "added",
+            Class::Removed => "removed",
+            Class::Unchanged => "unchanged",
+        }
+    }
+
+    /// Parses [`Class::name`].
+    pub fn from_name(s: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == s)
+    }
+
+    /// Short human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::BackedOff => "backed off",
+            c => c.name(),
+        }
+    }
+
+    /// One sentence in plain words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Class::Lost => "specialized in base, generic (or rewritten away) in head",
+            Class::Missing => "same specialization, but head's counter shows more misses since it was specialized",
+            Class::BackedOff => "generic in both runs; head's backoff shows more failed specialization attempts",
+            Class::Churning => "the sampler saw head's opname flip at this site more often than base's",
+            Class::Changed => "specialized in both runs, differently",
+            Class::Gained => "generic in base, specialized in head",
+            Class::Added => "only in head (code edit)",
+            Class::Removed => "only in base (code edit)",
+            Class::Unchanged => "the same in both runs",
+        }
+    }
+
+    /// Counted as a regression (as the core counts them: lost, missing, backed off).
+    pub fn is_regression(self) -> bool {
+        matches!(self, Class::Lost | Class::Missing | Class::BackedOff)
+    }
+}
+
+/// What the page is showing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// Nothing loaded.
+    Empty,
+    /// One run: coverage.
+    Single(Side),
+    /// Two runs: the diff.
+    Diff,
+}
+
+/// Good or bad, for colouring a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tone {
+    /// Better in head.
+    Good,
+    /// Worse in head.
+    Bad,
+    /// Neither.
+    Neutral,
+}
+
+/// A run-level number, per side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// What it is.
+    pub label: String,
+    /// Base value, formatted.
+    pub base: Option<String>,
+    /// Head value, formatted.
+    pub head: Option<String>,
+    /// Head minus base, formatted.
+    pub delta: Option<String>,
+    /// Colour of the delta.
+    pub tone: Tone,
+    /// Explanation in plain words.
+    pub tip: Option<String>,
+}
+
+/// Specialized sites out of all sites.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Share {
+    /// Sites currently in a specialized form.
+    pub specialized: u32,
+    /// All adaptive sites.
+    pub sites: u32,
+}
+
+impl Share {
+    /// `specialized / sites`, 0 when there are no sites.
+    pub fn ratio(self) -> f64 {
+        if self.sites == 0 {
+            0.0
+        } else {
+            self.specialized as f64 / self.sites as f64
+        }
+    }
+}
+
+/// One family (base instruction) in the before/after bar chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FamilyBar {
+    /// E.g. `"LOAD_ATTR"`.
+    pub family: String,
+    /// Base run.
+    pub base: Option<Share>,
+    /// Head run.
+    pub head: Option<Share>,
+}
+
+/// An entry of the "top regressions" (or, for one run, "hottest") list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TopItem {
+    /// Function key (see [`FunctionRow::key`]).
+    pub key: String,
+    /// Offset of the site the item is about, when it is about one.
+    pub offset: Option<u32>,
+    /// Qualified name.
+    pub title: String,
+    /// `file:line`.
+    pub location: String,
+    /// Classification of the site or function.
+    pub class: Class,
+    /// What happened, in words.
+    pub detail: String,
+    /// Ranking score (hotness × regressions).
+    pub score: f64,
+}
+
+/// Run-level view.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Overview {
+    /// Run-level numbers.
+    pub metrics: Vec<Metric>,
+    /// Per-family specialized share.
+    pub families: Vec<FamilyBar>,
+    /// Ranked list.
+    pub top: Vec<TopItem>,
+    /// Number of sites per class (diff only).
+    pub class_totals: Vec<(Class, u32)>,
+}
+
+/// One row of the function list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionRow {
+    /// Stable identity across reloads and links: `module:qualname` (plus `~n` for duplicates).
+    pub key: String,
+    /// `co_qualname`.
+    pub qualname: String,
+    /// Module name.
+    pub module: String,
+    /// `file:line`.
+    pub location: String,
+    /// `"function"`, `"module"`, …
+    pub kind: String,
+    /// Share of all samples with this code on the stack, 0–1 (max over the sides).
+    pub hot: f64,
+    /// Specialized share before (base, or the single run).
+    pub before: Option<Share>,
+    /// Specialized share after (head).
+    pub after: Option<Share>,
+    /// Sites per class, non-zero ones only (diff only).
+    pub counts: Vec<(Class, u32)>,
+    /// Function-level classification (`Unchanged` for a single run).
+    pub status: Class,
+    /// Ranking score.
+    pub score: f64,
+}
+
+impl FunctionRow {
+    /// Number of sites of `class`.
+    pub fn count(&self, class: Class) -> u32 {
+        self.counts.iter().find(|(c, _)| *c == class).map_or(0, |(_, n)| *n)
+    }
+
+    /// Sites that differ between the runs.
+    pub fn changes(&self) -> u32 {
+        self.counts.iter().filter(|(c, _)| *c != Class::Unchanged).map(|(_, n)| n).sum()
+    }
+
+    /// True when the function differs between the runs.
+    pub fn is_changed(&self) -> bool {
+        self.status != Class::Unchanged || self.changes() > 0
+    }
+}
+
+/// Everything the page needs after a (re)load: the overview and the function list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Increases with every load; lets the page drop stale answers.
+    pub generation: u64,
+    /// What is shown.
+    pub mode: Mode,
+    /// Run-level view.
+    pub overview: Overview,
+    /// All functions.
+    pub rows: Vec<FunctionRow>,
+    /// Warnings shown above everything (e.g. CPython version mismatch).
+    pub warnings: Vec<String>,
+    /// Specialization statistics are available.
+    pub has_stats: bool,
+}
+
+impl Summary {
+    /// The summary shown when nothing is loaded.
+    pub fn empty() -> Summary {
+        Summary {
+            generation: 0,
+            mode: Mode::Empty,
+            overview: Overview::default(),
+            rows: Vec::new(),
+            warnings: Vec::new(),
+            has_stats: false,
+        }
+    }
+}
+
+/// One instruction in the function view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ins {
+    /// Offset in bytes.
+    pub offset: u32,
+    /// Opname (adaptive form).
+    pub op: String,
+    /// Family (base instruction).
+    pub family: String,
+    /// `argrepr` (or the numeric arg).
+    pub arg: String,
+    /// A specialized form.
+    pub specialized: bool,
+    /// An adaptive site (has a counter).
+    pub site: bool,
+    /// Short counter text, e.g. `"52·b4"`.
+    pub counter: Option<String>,
+    /// Plain-words explanation of the counter.
+    pub tip: Option<String>,
+    /// Churn text, e.g. `"3 flips: LOAD_ATTR → LOAD_ATTR_SLOT → LOAD_ATTR"`.
+    pub churn: Option<String>,
+}
+
+/// A row of the function view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // rows are built once and rendered; boxing buys nothing
+pub enum DetailRow {
+    /// A source line.
+    Source {
+        /// Line number.
+        line: u32,
+        /// Text (without newline).
+        text: String,
+        /// Self samples on this line, per side.
+        samples: [u64; 2],
+    },
+    /// An instruction, or an aligned pair of instructions.
+    Ins {
+        /// Base (or the single run's) instruction.
+        base: Option<Ins>,
+        /// Head instruction.
+        head: Option<Ins>,
+        /// Classification of the site (diff only).
+        class: Option<Class>,
+        /// Why, in words (diff only).
+        explain: Option<String>,
+    },
+    /// A run of unchanged rows, folded.
+    Fold {
+        /// The folded rows.
+        rows: Vec<DetailRow>,
+    },
+}
+
+/// The function view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionDetail {
+    /// The key it was asked for.
+    pub key: String,
+    /// Qualified name.
+    pub title: String,
+    /// `file:line` per side.
+    pub locations: [Option<String>; 2],
+    /// Kind of code object.
+    pub kind: String,
+    /// Single or diff.
+    pub mode: Mode,
+    /// Explanations shown above the listing.
+    pub explanations: Vec<String>,
+    /// Sites per class.
+    pub counts: Vec<(Class, u32)>,
+    /// Function-level classification.
+    pub status: Class,
+    /// The listing.
+    pub rows: Vec<DetailRow>,
+}
+
+/// The stats tab: one table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatsTable {
+    /// Column names (after the name column), per side.
+    pub columns: Vec<String>,
+    /// Per column: is a larger head value better (`Some(true)`), worse (`Some(false)`), neither.
+    pub better: Vec<Option<bool>>,
+    /// Sides present.
+    pub sides: [bool; 2],
+    /// Rows.
+    pub rows: Vec<StatsRow>,
+    /// Remarks (e.g. where the stats came from).
+    pub notes: Vec<String>,
+}
+
+/// One row of the stats table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatsRow {
+    /// Opcode or counter name.
+    pub name: String,
+    /// Base values, one per column.
+    pub base: Vec<Option<u64>>,
+    /// Head values, one per column.
+    pub head: Vec<Option<u64>>,
+}

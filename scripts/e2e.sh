@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Tests of the web viewer, in three layers:
+#   1. the reducer, engine and share links natively  (cargo test -p specdiff-web)
+#   2. components in headless Chromium               (wasm-bindgen-test, crates/web/tests/)
+#   3. end to end: the built dist/ served on 127.0.0.1, two real dumps made by `specdiff dump`
+#      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
+#      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
+# Needs scripts/setup.sh's tools. Usage: scripts/e2e.sh [--skip-build] [--bench]
+#   --bench  also runs tests/e2e/bench.mjs (two ~8k-code-object dumps; prints timings)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+export PATH="$root/.tools/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+build=1
+bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --skip-build) build=0 ;;
+    --bench) bench=1 ;;
+    *) echo "usage: scripts/e2e.sh [--skip-build] [--bench]" >&2; exit 2 ;;
+  esac
+done
+out="$root/out/e2e"
+mkdir -p "$out"
+python="${PYTHON:-python3}"
+
+echo "== 1. native tests (reducer, engine, share links)"
+cargo test -q -p specdiff-web
+cargo test -q -p specdiff-core --lib share::
+
+echo "== 2. component tests in headless Chromium (wasm-bindgen-test)"
+profile="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  rm -rf "$profile"
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+# webdriver.json plus a fresh profile directory for this run.
+python3 - "$root/crates/web/webdriver.json" "$profile" > "$profile/webdriver.json" <<'PY'
+import json, sys
+caps = json.load(open(sys.argv[1]))
+caps["goog:chromeOptions"]["args"].append("--user-data-dir=" + sys.argv[2] + "/chrome")
+print(json.dumps(caps))
+PY
+WASM_BINDGEN_TEST_WEBDRIVER_JSON="$profile/webdriver.json" WASM_BINDGEN_TEST_TIMEOUT=120 \
+  cargo test -p specdiff-web --target wasm32-unknown-unknown --test browser
+
+echo "== 3. end to end (built dist/, real dumps, headless Chromium)"
+if [ "$build" = 1 ] || [ ! -f dist/index.html ]; then
+  ./scripts/build-web.sh
+fi
+cargo build -q --release -p specdiff-cli
+for side in base head; do
+  target/release/specdiff dump --python "$python" -o "$out/$side.json" "examples/demo/$side.py" >/dev/null
+done
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >"$out/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do
+  curl -fs "http://127.0.0.1:$port/" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+# Raw pystats files (CPython 3.11.2, from the shared test data) when they are on this machine.
+pystats=()
+[ -d /work/shared/data/pystats-3.11/base ] && pystats=(--pystats /work/shared/data/pystats-3.11)
+node tests/e2e/e2e.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
+  --offline dist/specdiff-offline.html --out "$out" "${pystats[@]}" 2>&1 | grep -v 'unexpected operator'
+status=${PIPESTATUS[0]}
+[ "$status" = 0 ] || exit "$status"
+
+if [ "$bench" = 1 ]; then
+  echo "== 4. benchmark (two whole-program dumps)"
+  node tests/e2e/bench.mjs --url "http://127.0.0.1:$port/" --python "$python" --out "$out" 2>&1 | grep -v 'unexpected operator'
+fi
+echo "e2e: screenshots in $out"

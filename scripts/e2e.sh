@@ -63,7 +63,7 @@ for _ in $(seq 50); do
 done
 # Raw pystats files (CPython 3.11.2, from the shared test data) when they are on this machine.
 pystats=()
-[ -d /work/shared/data/pystats-3.11/base ] && pystats=(--pystats /work/shared/data/pystats-3.11)
+[ -d "$root/../shared/data/pystats-3.11/base" ] && pystats=(--pystats "$root/../shared/data/pystats-3.11")
 node tests/e2e/e2e.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
   --offline dist/specdiff-offline.html --out "$out" "${pystats[@]}" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}

@@ -37,7 +37,7 @@ step rust-tests cargo test --workspace --locked
 echo "=== interpreters used by the tests"
 cat target/specdiff-test-interpreters.txt 2>/dev/null || echo "(no interpreter report: the CLI tests did not run)"
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
-[ -x scripts/web-tests.sh ] && step web scripts/web-tests.sh
+step web ./scripts/e2e.sh
 
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed steps: ${failed_steps[*]}"; fi

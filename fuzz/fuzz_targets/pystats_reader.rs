@@ -1,10 +1,12 @@
-//! Feeds arbitrary bytes to the raw pystats reader (and what it returns to the summary, the
-//! diff and the JSON writer): nothing may panic, and every error is one line naming the file.
+//! Feeds arbitrary bytes to the stats reader (raw pystats text, or a `specdiff-stats` JSON
+//! file, plain or gzip), and what it returns to the summary, the diff, the merge and the JSON
+//! writer: nothing may panic, every error is one line naming the file, and what the writer
+//! writes reads back unchanged.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use specdiff_core::pystats::{parse_pystats, PystatsOptions};
-use specdiff_core::stats::StatsFile;
+use specdiff_core::pystats::{read_stats, PystatsOptions};
+use specdiff_core::stats::{read_stats_file, StatsFile};
 use specdiff_core::stats_diff::{diff_stats, summarize};
 use specdiff_core::ReadLimits;
 
@@ -15,11 +17,19 @@ fuzz_target!(|data: &[u8]| {
         None => (None, data),
     };
     let options = PystatsOptions { python, limits: ReadLimits { max_bytes: 1 << 20 } };
-    match parse_pystats("fuzz.txt", bytes, &options) {
+    // `read_stats` sniffs: raw text goes to the same parser as `parse_pystats`, JSON to the
+    // standalone stats file reader.
+    match read_stats("fuzz.txt", bytes, &options) {
         Ok(stats) => {
             let _ = summarize(&stats);
             let _ = diff_stats(&stats, &stats);
-            let _ = StatsFile::new(stats, "fuzz").to_json();
+            let mut sum = stats.clone();
+            sum.merge(&stats).expect("a run's stats merge with themselves");
+            let _ = summarize(&sum);
+            let json = StatsFile::new(stats.clone(), "fuzz").to_json();
+            let again = read_stats_file("again.json", &json, ReadLimits { max_bytes: 1 << 26 })
+                .unwrap_or_else(|e| panic!("written stats do not read back: {e}"));
+            assert_eq!(again, stats);
         }
         Err(e) => {
             let message = e.to_string();

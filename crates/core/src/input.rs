@@ -138,7 +138,10 @@ pub fn decompressed<'a>(
     if !is_gzip(bytes) {
         return Ok(std::borrow::Cow::Borrowed(bytes));
     }
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(6));
+    // Guess the inflated size (JSON compresses ~5x), but never reserve past the limit: a
+    // hostile 200 MB .gz must not ask for 1.2 GB up front.
+    let guess = (bytes.len() as u64).saturating_mul(6).min(limits.max_bytes + 1);
+    let mut out = Vec::with_capacity(guess as usize);
     // Read one byte past the limit so "exactly at the limit" and "over it" differ.
     let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes + 1);
     match reader.read_to_end(&mut out) {

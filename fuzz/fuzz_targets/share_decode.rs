@@ -1,0 +1,48 @@
+//! Share-link decoding (`#share=s1.…` in the web viewer's URL): arbitrary text must never
+//! panic, every error is one line named "share link…", and whatever decodes encodes to a link
+//! that decodes to the same payload.
+//!
+//! The first byte picks the mode: even → the rest is the link text as is (exercises the
+//! prefix, base64url and DEFLATE layers); odd → the rest is a link *body*, which the target
+//! packs with the real encoding first, so the fuzzer reaches the body parser and the dump
+//! reader behind it without having to forge DEFLATE streams.
+#![no_main]
+
+use std::io::Write;
+
+use libfuzzer_sys::fuzz_target;
+use specdiff_core::share::{base64url_encode, decode, encode, PREFIX, SOURCE_NAME};
+use specdiff_core::ReadLimits;
+
+const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 20 };
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else { return };
+    let text = if mode % 2 == 0 {
+        String::from_utf8_lossy(rest).into_owned()
+    } else {
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(rest).unwrap();
+        let mut s = PREFIX.to_string();
+        base64url_encode(&enc.finish().unwrap(), &mut s);
+        s
+    };
+    match decode(&text, LIMITS) {
+        Ok(payload) => {
+            // Re-encoding may grow a dump (e.g. `1e5` is written `100000.0`): allow for it.
+            let again = decode(&encode(&payload), ReadLimits { max_bytes: 1 << 26 })
+                .unwrap_or_else(|e| panic!("an encoded payload does not decode: {e}"));
+            assert_eq!(again.note, payload.note);
+            for (a, b) in [(&again.base, &payload.base), (&again.head, &payload.head)] {
+                assert_eq!(a.is_some(), b.is_some());
+                if let (Some(a), Some(b)) = (a, b) {
+                    assert_eq!((&a.strings, &a.ops, &a.files, &a.code), (&b.strings, &b.ops, &b.files, &b.code));
+                }
+            }
+        }
+        Err(e) => {
+            let message = e.to_string();
+            assert!(message.starts_with(SOURCE_NAME) && !message.contains('\n'), "{message:?}");
+        }
+    }
+});

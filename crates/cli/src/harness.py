@@ -22,6 +22,12 @@ ends (normally, SystemExit, an uncaught exception, Ctrl-C) the dump is written a
 exits with the program's status. Exit status 3: not CPython 3.11+, or the dump could not be
 written. The format is docs/dump-format.md (version 1).
 
+With --pystats-dir (the interpreter is a pystats build) and os.fork, the dump is built and
+written by a forked child that leaves with os._exit, the parent waiting for it: the counters
+this process writes when it exits (3.11: all of them) then cover start-up, the harness's
+set-up and the program, not the building of the dump. Not when threads of the program are
+still running (the dump looks at their frames, which a child does not have).
+
 What this file owns, and the rules it applies:
 - Decoding `code._co_code_adaptive` with the running version's own opcode tables (from the
   `opcode` module; `dis` is not imported) into exactly what `dis.get_instructions(code,
@@ -45,6 +51,9 @@ What this file owns, and the rules it applies:
   interval while sampling so the thread gets to run. Churn: at most every 10 ms per sampled code
   object, the opcodes at its instruction offsets are compared with the last look, and once
   more at the end; the first change seen at a site (e.g. to its first specialization) counts.
+- Source lines (finish_entries): functions, lambdas, generators, coroutines and
+  comprehensions keep their whole text; module and class bodies only their instructions'
+  lines (a class body's range would drag in every method's text).
 - Not recorded: a program leaving through os._exit(), and what threads still running after
   the main program returned do later (the dump is written before interpreter shutdown).
 """
@@ -62,6 +71,7 @@ from _operator import itemgetter
 GENERATOR = "specdiff 0.1.0"
 CO_OPTIMIZED, CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR = 0x1, 0x20, 0x80, 0x200
 COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
+WHOLE_SOURCE_EXCEPT = ("module", "class")   # kinds whose source is only their instruction lines
 CodeType, FunctionType, FrameType = types.CodeType, types.FunctionType, types.FrameType
 GEN_TYPES = {types.GeneratorType: "gi", types.CoroutineType: "cr", types.AsyncGeneratorType: "ag"}
 SELF_FILE = (lambda: 0).__code__.co_filename
@@ -526,13 +536,19 @@ class Sampler:
                 sys.setswitchinterval(self._old_switch)
 
     def finish(self):
+        """Stop the thread, as soon as the program is done."""
         if self.mode != "thread":
             return
         self.stop = True
         self._done.acquire(timeout=2.0)
         sys.setswitchinterval(self._old_switch)
+
+    def last_look(self):
+        """One last churn look at every sampled code object, so late flips count too."""
+        if self.mode != "thread":
+            return
         for key, code in self.codes.items():
-            self.check_churn(key, code)   # one last look, so late flips count too
+            self.check_churn(key, code)
 
     def _run(self):
         me = _thread.get_ident()
@@ -805,7 +821,9 @@ def finish_entries(dump, entries, sampler):
             need[fn] = set()
         f = files[file_index[fn]]
         lines = {ins[4] for ins in e["instructions"] if ins[4] is not None}
-        if e["kind"] != "module" and lines:
+        if lines and e["kind"] not in WHOLE_SOURCE_EXCEPT:
+            # A function's whole text (decorators, docstring, comments). A class body's range
+            # would hold every method's text too, run or not: only its own lines, like a module.
             lines = range(code.co_firstlineno, max(lines) + 1)
         need[fn].update(lines)
         if f["_globals"] is None:
@@ -1054,26 +1072,121 @@ def main(argv):
     _RECORDING[0] = False
     if main_code is None:
         duration = time.perf_counter() - t0
-    timer = Timer()
-    gc.disable()   # the dump is hundreds of thousands of small lists: no point in collecting
+
+    def write_dump():
+        """Build and write the dump; 0, or 3 (after saying why) when it could not be."""
+        timer = Timer()
+        gc.disable()   # the dump is hundreds of thousands of small lists: no point collecting
+        try:
+            sampler.last_look()
+            run = {"argv": list(sys.argv), "target": {"kind": opts.kind, "value": opts.value},
+                   "cwd": os.getcwd(), "started": rfc3339(started), "duration_s": duration,
+                   "exit_status": status, "exception": exc_text,
+                   "sampler": {"mode": sampler.mode, "interval_ms": opts.interval_ms,
+                               "samples": sampler.samples, "note": sampler.note},
+                   "filters": {"include": opts.include, "exclude": opts.exclude,
+                               "include_unrun": opts.include_unrun}}
+            doc = make_dump(opts, run, sampler, main_code, timer)
+            if pystats:
+                doc["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
+            write_json(opts.out, doc)
+            timer("write %s" % opts.out)
+        except Exception:
+            import traceback
+            log("could not write the dump:\n" + traceback.format_exc())
+            return 3
+        return 0
+
+    # A pystats build counts whatever this process executes (3.11: all of it, written when it
+    # exits): build the dump in a child whose counters are never written.
+    if (opts.pystats_dir and hasattr(os, "fork") and sys.platform not in ("emscripten", "wasi")
+            and not program_threads_running()):
+        failed = in_forked_child(write_dump)
+    else:
+        failed = write_dump()
+    return 3 if failed else status
+
+
+def program_threads_running():
+    """Threads other than this one and the (stopped) sampler still run program code."""
+    me = _thread.get_ident()
+    for tid, frame in sys._current_frames().items():
+        while tid != me and frame is not None:
+            if frame.f_code.co_filename != SELF_FILE:
+                return True
+            frame = frame.f_back
+    return False
+
+
+def in_forked_child(work):
+    """Run work() in a forked child and return its result (0-255), the parent waiting.
+
+    The child leaves with os._exit: no atexit handlers, no flushing of buffers it inherited,
+    no interpreter finalization, so a pystats build never writes its counters. Buffered
+    output is flushed first so that neither process writes the other's. Ctrl-C: the parent
+    makes sure the child got it too, waits for it, and raises KeyboardInterrupt like an
+    unforked harness would have.
+    """
+    for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            f.flush()
+        except Exception:
+            pass
+    # 3.12+ warns when it forks a process that has other threads (DeprecationWarning: on
+    # stderr, or raised after the fork under -W error), and the stopped sampler's thread may
+    # not be quite gone yet. Filters set without running the warnings module's Python code.
+    import _warnings
+    w = sys.modules.get("warnings")
+    filters = getattr(w if w is not None else _warnings, "filters", None)
+    ignore = ("ignore", None, DeprecationWarning, None, 0)
     try:
-        run = {"argv": list(sys.argv), "target": {"kind": opts.kind, "value": opts.value},
-               "cwd": os.getcwd(), "started": rfc3339(started), "duration_s": duration,
-               "exit_status": status, "exception": exc_text,
-               "sampler": {"mode": sampler.mode, "interval_ms": opts.interval_ms,
-                           "samples": sampler.samples, "note": sampler.note},
-               "filters": {"include": opts.include, "exclude": opts.exclude,
-                           "include_unrun": opts.include_unrun}}
-        doc = make_dump(opts, run, sampler, main_code, timer)
-        if pystats:
-            doc["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
-        write_json(opts.out, doc)
-        timer("write %s" % opts.out)
+        filters.insert(0, ignore)
     except Exception:
-        import traceback
-        log("could not write the dump:\n" + traceback.format_exc())
+        filters = None
+    try:
+        pid = os.fork()
+    except OSError as e:
+        log("cannot fork (%s): building the dump in this process" % e)
+        return work()
+    finally:
+        if filters is not None:
+            try:
+                filters.remove(ignore)
+            except ValueError:
+                pass
+    if pid == 0:
+        code = 3
+        try:
+            code = work()
+        except KeyboardInterrupt:
+            code = 130
+        except BaseException:
+            import traceback
+            log("could not write the dump:\n" + traceback.format_exc())
+        finally:
+            try:
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    interrupted = False
+    while True:
+        try:
+            _, wait_status = os.waitpid(pid, 0)
+            break
+        except KeyboardInterrupt:
+            if not interrupted:
+                interrupted = True
+                try:
+                    os.kill(pid, 2)   # SIGINT, for a Ctrl-C sent to this process alone
+                except OSError:
+                    pass
+    code = os.waitstatus_to_exitcode(wait_status)
+    if interrupted or code in (130, -2):
+        raise KeyboardInterrupt
+    if code < 0:
+        log("the process writing the dump was killed by signal %d" % -code)
         return 3
-    return status
+    return code
 
 
 class Timer:

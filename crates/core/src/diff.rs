@@ -7,14 +7,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::align::{align_sites, AlignOptions, AlignedRow, RowKind};
+use crate::counters::raw_word;
 use crate::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
-use crate::dump::Dump;
+use crate::dump::{CounterKind, Dump};
 use crate::explain::{explain, ExplainContext, Facts};
-use crate::matching::{identity, match_code, Matching};
+use crate::matching::{identity, match_code, program_code, CodePair, Matching};
 use crate::normalize::{Normalizer, Side, Site};
 use crate::report::*;
 use crate::report::{function_ref, run_ref, run_warnings, warning};
-use crate::summary::{family_counts, rank_order, score, Hotness, KindCounts, ShareTally};
+use crate::summary::{family_counts, rank_order, score, Hotness, KindCounts, Share, ShareTally};
 
 /// What to diff and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,23 +56,25 @@ impl Default for DiffOptions {
 /// Why two dumps cannot be diffed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DiffError {
-    /// No code object in common (or only same-named code that differs entirely).
+    /// The programs' own code has nothing in common, or less than half of it is alike
+    /// (docs/engine.md, "Different programs").
     #[error("these dumps are from different programs ({base} vs {head}): {detail}")]
     DifferentPrograms {
         /// Base label.
         base: String,
         /// Head label.
         head: String,
-        /// Code objects matched by name.
+        /// Code objects of the programs' own code matched by name.
         matched: u32,
-        /// Best instruction similarity among them.
+        /// How alike the programs' own code is: 2 × sites aligned as `same` in the matched
+        /// pairs / all sites of the own code objects of both sides, matched or not.
         best_similarity: f64,
         /// Human-readable reason.
         detail: String,
     },
 }
 
-/// Below this best pair similarity, two dumps are considered unrelated programs.
+/// Below this similarity of their own code, two dumps are considered different programs.
 pub const RELATED_SIMILARITY: f64 = 0.5;
 
 /// Diffs two dumps. Returns [`DiffError::DifferentPrograms`] when they share no code (unless
@@ -94,6 +97,8 @@ pub struct DiffSession<'a> {
     pub(crate) norm: Normalizer<'a>,
     pub(crate) matching: Matching,
     pub(crate) explain: Option<ExplainContext>,
+    /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
+    pub(crate) fast: bool,
 }
 
 /// Everything computed for one pair.
@@ -114,7 +119,7 @@ impl<'a> DiffSession<'a> {
     pub fn new(base: &'a Dump, head: &'a Dump, options: DiffOptions) -> Self {
         let mut norm = Normalizer::new(base, head);
         let matching = match_code(&mut norm);
-        DiffSession { base, head, options, norm, matching, explain: None }
+        DiffSession { base, head, options, norm, matching, explain: None, fast: true }
     }
 
     /// The code matching.
@@ -210,13 +215,36 @@ impl<'a> DiffSession<'a> {
         let pairs: Vec<_> = self.matching.pairs.iter().copied().filter(|p| self.included(Side::Head, p.head)).collect();
         let mut summary = RunSummary { matched: pairs.len() as u32, ..Default::default() };
         let (mut tb, mut th) = (ShareTally::default(), ShareTally::default());
-        let (mut functions, mut same, mut total, mut best) = (vec![], 0usize, 0usize, 0f64);
+        let (mut functions, mut same, mut total) = (vec![], 0usize, 0usize);
+        // The different-programs check looks at the programs' own code (docs/engine.md,
+        // "Different programs"): how much of it, matched or not, aligns as `same`.
+        let program = ProgramCode::new(base, head);
+        let (mut program_pairs, mut program_same, mut program_total) = (0usize, 0usize, 0usize);
+        let mut fast = self.fast_path();
         for p in &pairs {
+            let own = program.includes(p);
+            program_pairs += own as usize;
+            if let Some(f) = fast.as_mut() {
+                if f.identical(&mut self.norm, p.base, p.head) {
+                    let (sites, specialization_sites) = f.count(&mut self.norm, p.base);
+                    same += sites;
+                    total += 2 * sites;
+                    if own {
+                        program_same += sites;
+                        program_total += 2 * sites;
+                    }
+                    summary.counts.unchanged += specialization_sites;
+                    continue;
+                }
+            }
             let c = self.compare(Some(p.base), Some(p.head), self.options.include_unchanged);
             let (nb, nh) = (c.base_sites.len(), c.head_sites.len());
             same += c.same;
             total += nb + nh;
-            best = best.max(if nb + nh == 0 { 1.0 } else { 2.0 * c.same as f64 / (nb + nh) as f64 });
+            if own {
+                program_same += c.same;
+                program_total += nb + nh;
+            }
             tb.merge(&c.tallies.0);
             th.merge(&c.tallies.1);
             summary.counts.merge(&c.counts);
@@ -226,9 +254,14 @@ impl<'a> DiffSession<'a> {
                 functions.push(self.function_diff(p.base, p.head, c));
             }
         }
+        if let Some(f) = fast {
+            let t = f.tally(base);
+            tb.merge(&t);
+            th.merge(&t);
+        }
         let (removed, added) = (self.matching.removed.clone(), self.matching.added.clone());
-        let removed_functions = self.side_refs(Side::Base, removed, &mut tb);
-        let added_functions = self.side_refs(Side::Head, added, &mut th);
+        let removed_functions = self.side_refs(Side::Base, removed, &mut tb, &program, &mut program_total);
+        let added_functions = self.side_refs(Side::Head, added, &mut th, &program, &mut program_total);
         summary.added = added_functions.len() as u32;
         summary.removed = removed_functions.len() as u32;
         summary.regressions = functions.iter().map(|f: &FunctionDiff| f.regressions).sum();
@@ -236,21 +269,28 @@ impl<'a> DiffSession<'a> {
         summary.head = th.total;
         summary.families = family_counts(&tb, &th);
         summary.similarity = if total == 0 { 1.0 } else { 2.0 * same as f64 / total as f64 };
-        let unrelated = (!filtered || !pairs.is_empty())
-            && (pairs.is_empty() || best < RELATED_SIMILARITY)
+        let alike = if program_total == 0 { 1.0 } else { 2.0 * program_same as f64 / program_total as f64 };
+        let unrelated = (!filtered || program_pairs > 0)
+            && (program_pairs == 0 || alike < RELATED_SIMILARITY)
             && !(base.code.is_empty() && head.code.is_empty());
         if unrelated {
-            let detail = if pairs.is_empty() {
-                "no code object in common".to_string()
-            } else {
-                format!("{} code objects share a name, but their code differs (best similarity {:.0}%)", pairs.len(), best * 100.0)
+            let detail = match (program_pairs, program.applies) {
+                (0, false) => "no code object in common".to_string(),
+                (0, true) => "none of their own code is in both (module __main__, files next to the script)".to_string(),
+                (n, false) => {
+                    format!("{n} code objects share a name, but only {:.0}% of their code is alike", alike * 100.0)
+                }
+                (n, true) => format!(
+                    "{n} of their own code objects share a name, but only {:.0}% of their own code is alike",
+                    alike * 100.0
+                ),
             };
             if !self.options.allow_unrelated {
                 return Err(DiffError::DifferentPrograms {
                     base: base.label(),
                     head: head.label(),
-                    matched: pairs.len() as u32,
-                    best_similarity: best,
+                    matched: program_pairs as u32,
+                    best_similarity: alike,
                     detail,
                 });
             }
@@ -278,8 +318,30 @@ impl<'a> DiffSession<'a> {
         })
     }
 
-    /// Summaries of code objects present on one side only.
-    fn side_refs(&mut self, side: Side, list: Vec<u32>, tally: &mut ShareTally) -> Vec<FunctionRef> {
+    /// The fast path for identical pairs, when the options allow it: the report lists no
+    /// unchanged sites (`include_unchanged` off), both dumps have the same CPython version
+    /// (so nothing is merged across versions and counters read alike), and the classifier's
+    /// thresholds are at least 1 (so identical sites are `unchanged`, not `missing` or
+    /// `churning`).
+    fn fast_path(&self) -> Option<FastPath> {
+        let o = &self.options;
+        let same_version = self.norm.rules(Side::Base).version == self.norm.rules(Side::Head).version;
+        if !self.fast || o.include_unchanged || !same_version || o.classify.min_flips == 0 || o.classify.min_misses == 0 {
+            return None;
+        }
+        Some(FastPath::new(self.base, self.head))
+    }
+
+    /// Summaries of code objects present on one side only; adds the sites of those that are
+    /// the programs' code to `program_sites`.
+    fn side_refs(
+        &mut self,
+        side: Side,
+        list: Vec<u32>,
+        tally: &mut ShareTally,
+        program: &ProgramCode,
+        program_sites: &mut usize,
+    ) -> Vec<FunctionRef> {
         let mut out = vec![];
         let list: Vec<u32> = list.into_iter().filter(|&i| self.included(side, i)).collect();
         for i in list {
@@ -289,6 +351,9 @@ impl<'a> DiffSession<'a> {
             };
             let t = if side == Side::Base { &c.tallies.0 } else { &c.tallies.1 };
             tally.merge(t);
+            if program.includes_one(side, i) {
+                *program_sites += c.base_sites.len() + c.head_sites.len();
+            }
             out.push(function_ref(self.norm.dump(side), i, t.total));
         }
         out
@@ -323,6 +388,123 @@ impl<'a> DiffSession<'a> {
     }
 }
 
+/// The code the different-programs check looks at: pairs where either side is its program's
+/// own code ([`program_code`]), or every pair when either dump has no code of its own (a
+/// dump filtered to library code, a builder dump with no run).
+struct ProgramCode {
+    applies: bool,
+    base: Vec<bool>,
+    head: Vec<bool>,
+}
+
+impl ProgramCode {
+    fn new(base: &Dump, head: &Dump) -> Self {
+        let (b, h) = (program_code(base), program_code(head));
+        let applies = b.contains(&true) && h.contains(&true);
+        ProgramCode { applies, base: b, head: h }
+    }
+
+    fn includes(&self, p: &CodePair) -> bool {
+        !self.applies || self.base[p.base as usize] || self.head[p.head as usize]
+    }
+
+    /// For code only one side has.
+    fn includes_one(&self, side: Side, code: u32) -> bool {
+        !self.applies || [&self.base, &self.head][side as usize][code as usize]
+    }
+}
+
+/// The report's fast path for matched pairs whose instructions are identical (same ops by
+/// name, arguments, operands, cache words, counters and churn; lines and offsets may differ).
+/// Such a pair has no changes: every site aligns with itself as `same` and classifies as
+/// `unchanged`. So instead of aligning and classifying it, the report counts its sites (for
+/// the similarity) and its specialization sites (for `counts.unchanged` and the specialized
+/// shares, per family, identical on both sides), from one side's site grouping. In a
+/// whole-program diff nearly every pair takes this path.
+struct FastPath {
+    /// Base op index → head op index of the same op (every field equal), or `u32::MAX`.
+    op_map: Vec<u32>,
+    /// Per base op index, as the primary instruction of specialization sites of identical
+    /// pairs: those sites and how many of them are specialized.
+    per_op: Vec<Share>,
+}
+
+impl FastPath {
+    fn new(base: &Dump, head: &Dump) -> Self {
+        let by_name: std::collections::HashMap<&str, u32> =
+            head.ops.iter().enumerate().map(|(i, o)| (o.name.as_str(), i as u32)).collect();
+        let op_map = base
+            .ops
+            .iter()
+            .map(|o| match by_name.get(o.name.as_str()) {
+                Some(&h) if head.ops[h as usize] == *o => h,
+                _ => u32::MAX,
+            })
+            .collect();
+        FastPath { op_map, per_op: vec![Share::default(); base.ops.len()] }
+    }
+
+    /// Whether base code object `b` and head code object `h` have identical instructions, as
+    /// far as the engine reads them: the same op, `arg`, operand (`argrepr` as is, or after
+    /// normalization: `<code object f at 0x…>` differs between runs), counter word and number
+    /// of cache words, and churn. The other cache words (type versions, cached pointers) also
+    /// differ between runs and are never read.
+    fn identical(&self, norm: &mut Normalizer, b: u32, h: u32) -> bool {
+        let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
+        let (bi, hi) = (&base.code[b as usize].instructions, &head.code[h as usize].instructions);
+        let same_op = |x: u32, y: u32| self.op_map[x as usize] == y;
+        bi.len() == hi.len()
+            && bi.iter().zip(hi).all(|(x, y)| {
+                same_op(x.op, y.op)
+                    && x.arg == y.arg
+                    && x.counter == y.counter
+                    && x.cache.len() == y.cache.len()
+                    && raw_word(x) == raw_word(y)
+                    && (base.str(x.argrepr) == head.str(y.argrepr)
+                        || norm.operand_of(Side::Base, x) == norm.operand_of(Side::Head, y))
+                    && match (&x.churn, &y.churn) {
+                        (None, None) => true,
+                        (Some(p), Some(q)) => {
+                            p.flips == q.flips
+                                && p.seen.len() == q.seen.len()
+                                && p.seen.iter().zip(&q.seen).all(|(&s, &t)| same_op(s, t))
+                        }
+                        _ => false,
+                    }
+            })
+    }
+
+    /// Counts base code object `b` of an identical pair: returns its sites and its
+    /// specialization sites, and adds the latter to the per-op tally.
+    fn count(&mut self, norm: &mut Normalizer, b: u32) -> (usize, u32) {
+        let dump = norm.dump(Side::Base);
+        let code = &dump.code[b as usize];
+        let sites = norm.site_shapes(Side::Base, b);
+        let mut specialization_sites = 0;
+        for s in &sites {
+            let (primary, spec) = (&code.instructions[s.primary as usize], &code.instructions[s.spec as usize]);
+            let (p, q) = (dump.op(primary), dump.op(spec));
+            // As `SiteView::is_site` and `SiteView::specialized`.
+            if q.counter == Some(CounterKind::Adaptive) || p.counter == Some(CounterKind::Adaptive) {
+                self.per_op[primary.op as usize].add(q.specialized);
+                specialization_sites += 1;
+            }
+        }
+        (sites.len(), specialization_sites)
+    }
+
+    /// The specialized shares of all identical pairs counted (the same on both sides).
+    fn tally(self, base: &Dump) -> ShareTally {
+        let mut t = ShareTally::default();
+        for (op, share) in self.per_op.iter().enumerate() {
+            if share.sites > 0 {
+                t.add_family(&base.ops[op].family, share);
+            }
+        }
+        t
+    }
+}
+
 /// Glob matching with `*` (any run of characters) and `?` (one character).
 pub fn glob_match(pattern: &str, text: &str) -> bool {
     let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
@@ -348,7 +530,129 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::glob_match;
+    use super::*;
+    use crate::builder::DumpBuilder;
+    use crate::dump::read_dump;
+
+    fn fixture(name: &str) -> Dump {
+        let path = format!("{}/tests/fixtures/dumps/{name}.json.gz", env!("CARGO_MANIFEST_DIR"));
+        read_dump(&path, &std::fs::read(&path).unwrap(), Default::default()).unwrap()
+    }
+
+    /// The report with and without the fast path for identical pairs (as JSON, errors too).
+    fn both_paths(base: &Dump, head: &Dump, options: &DiffOptions) -> (String, String) {
+        let run = |fast: bool| {
+            let mut s = DiffSession::new(base, head, options.clone());
+            s.fast = fast;
+            match s.report() {
+                Ok(r) => serde_json::to_string_pretty(&r).unwrap(),
+                Err(e) => e.to_string(),
+            }
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn fast_path_reports_exactly_what_the_full_comparison_does() {
+        let mut options = vec![DiffOptions::default(), DiffOptions { allow_unrelated: true, ..Default::default() }];
+        options.push(DiffOptions { modules: vec!["__main__".into()], ..Default::default() });
+        options.push(DiffOptions { classify: ClassifyOptions { min_misses: 0, min_flips: 0 }, ..Default::default() });
+        let mut fast_pairs = 0;
+        for v in ["3.11", "3.12", "3.13"] {
+            let dumps: Vec<Dump> = ["demo-base", "demo-head", "poly-mono", "poly-poly", "rules-base", "rules-head"]
+                .iter()
+                .map(|n| fixture(&format!("{n}-{v}")))
+                .collect();
+            for b in &dumps {
+                for h in &dumps {
+                    for o in &options {
+                        let (fast, full) = both_paths(b, h, o);
+                        assert_eq!(fast, full, "{v} {} vs {}", b.label(), h.label());
+                    }
+                    let mut s = DiffSession::new(b, h, DiffOptions::default());
+                    if let Some(f) = s.fast_path() {
+                        let pairs = s.matching.pairs.clone();
+                        fast_pairs += pairs.iter().filter(|p| f.identical(&mut s.norm, p.base, p.head)).count();
+                    }
+                }
+            }
+        }
+        assert!(fast_pairs > 100, "the fast path was taken {fast_pairs} times");
+    }
+
+    /// Two programs that share a big library (identical code) but none of their own code.
+    #[test]
+    fn different_programs_are_told_apart_by_their_own_code() {
+        let program = |main_ops: &[(&str, &str)]| {
+            let mut b = DumpBuilder::new("3.12.1");
+            for i in 0..20 {
+                b.code("json", &format!("f{i}"), 1).ins("LOAD_FAST", "x", 2).ins("LOAD_ATTR_SLOT", "a", 2).finish();
+            }
+            let mut c = b.code("__main__", "<module>", 1);
+            for (op, arg) in main_ops {
+                c = c.ins(op, arg, 2);
+            }
+            c.finish();
+            b.code("helper", "g", 1).ins("LOAD_GLOBAL", main_ops[0].1, 1).finish();
+            let mut d = b.build();
+            d.run.cwd = "/home/u".into();
+            d.run.target.value = "app/main.py".into();
+            d.files[0].path = "/usr/lib/python3.12/json/__init__.py".into();
+            d.files[1].path = "app/main.py".into();
+            d.files[2].path = "/home/u/app/helper.py".into();
+            d
+        };
+        let a = program(&[("LOAD_NAME", "print"), ("LOAD_CONST", "1"), ("CALL", ""), ("POP_TOP", "")]);
+        let b = program(&[("LOAD_NAME", "input"), ("CALL", ""), ("STORE_NAME", "s"), ("LOAD_NAME", "len")]);
+        let err = diff_dumps(&a, &b, &DiffOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "these dumps are from different programs (CPython 3.12.1 · prog.py vs CPython 3.12.1 · prog.py): \
+             2 of their own code objects share a name, but only 20% of their own code is alike"
+        );
+        assert!(diff_dumps(&a, &a, &DiffOptions::default()).is_ok());
+        // With a filter on the library, only library code is compared: no check.
+        let json = DiffOptions { modules: vec!["json".into()], ..Default::default() };
+        assert!(diff_dumps(&a, &b, &json).is_ok());
+        // Without own code on a side (here: the target is elsewhere and nothing is __main__),
+        // everything is compared, as before.
+        let mut c = b.clone();
+        c.run.target.value = "/elsewhere/x.py".into();
+        c.strings.iter_mut().filter(|s| *s == "__main__").for_each(|s| *s = "main".into());
+        let r = diff_dumps(&a, &c, &DiffOptions::default()).unwrap();
+        assert_eq!(r.summary.matched, 21);
+    }
+
+    /// Identical but for what differs between any two runs: code object addresses in
+    /// operands and the cache words after the counter (type versions, pointers).
+    #[test]
+    fn identical_code_is_recognized_across_runs() {
+        let build = |addr: &str, cached: u16, line: u32| {
+            let mut b = DumpBuilder::new("3.12.1");
+            b.code("m", "f", line)
+                .ins("LOAD_CONST", &format!("<code object g at {addr}, file \"m.py\", line 3>"), line + 1)
+                .ins("LOAD_ATTR_METHOD_NO_DICT", "append", line + 1)
+                .churn(2, &["LOAD_ATTR", "LOAD_ATTR_METHOD_NO_DICT"])
+                .ins("CALL_PY_EXACT_ARGS", "", line + 1)
+                .finish();
+            let mut d = b.build();
+            d.code[0].instructions[1].cache.extend([0, cached, 7]);
+            d
+        };
+        let (a, b) = (build("0x7f01", 11, 1), build("0x7f99", 12, 5));
+        let mut s = DiffSession::new(&a, &b, DiffOptions::default());
+        let f = s.fast_path().unwrap();
+        assert!(f.identical(&mut s.norm, 0, 0));
+        let (fast, full) = both_paths(&a, &b, &DiffOptions::default());
+        assert_eq!(fast, full);
+        // A different counter word is not identical.
+        let mut c = build("0x7f01", 11, 1);
+        c.code[0].instructions[1].cache[0] -= 16;
+        c.code[0].instructions[1].counter = Some((51, 0));
+        let mut s = DiffSession::new(&a, &c, DiffOptions::default());
+        let f = s.fast_path().unwrap();
+        assert!(!f.identical(&mut s.norm, 0, 0));
+    }
 
     #[test]
     fn globs() {

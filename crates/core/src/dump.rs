@@ -379,19 +379,32 @@ pub fn read_dump(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Dump, I
             return Err(err(InputErrorKind::NotJson("it does not start with '{'".into())))
         }
     }
-    let mut de = serde_json::Deserializer::from_slice(&content);
+    // The fast path: a plain typed parse. Tracking the JSON path of every value
+    // (serde_path_to_error) costs about as much as the parse itself, and is only needed for
+    // the message, so it runs only when the plain parse fails.
+    let dump: Dump = match serde_json::from_slice(&content) {
+        Ok(d) => d,
+        Err(_) => parse_with_path(&content).map_err(err)?,
+    };
+    check_header(&dump.format, dump.version).map_err(err)?;
+    validate(&dump).map_err(err)?;
+    Ok(dump)
+}
+
+/// The slow path of [`read_dump`]: the same parse, tracking the JSON path, so that the error
+/// names the field. (Should it succeed after all, its result is as good as the fast path's.)
+fn parse_with_path(content: &[u8]) -> Result<Dump, InputErrorKind> {
+    let mut de = serde_json::Deserializer::from_slice(content);
     let dump: Dump = match serde_path_to_error::deserialize(&mut de) {
         Ok(d) => d,
         Err(e) => {
             let path = e.path().to_string();
-            return Err(err(classify_parse_error(&content, path, e.into_inner())));
+            return Err(classify_parse_error(content, path, e.into_inner()));
         }
     };
     if let Err(e) = de.end() {
-        return Err(err(classify_parse_error(&content, String::new(), e)));
+        return Err(classify_parse_error(content, String::new(), e));
     }
-    check_header(&dump.format, dump.version).map_err(err)?;
-    validate(&dump).map_err(err)?;
     Ok(dump)
 }
 
@@ -508,4 +521,57 @@ fn validate(d: &Dump) -> Result<(), InputErrorKind> {
 /// Serializes a dump as compact JSON.
 pub fn to_json(dump: &Dump) -> Vec<u8> {
     serde_json::to_vec(dump).expect("a Dump always serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::DumpBuilder;
+
+    fn message(bytes: &[u8]) -> String {
+        read_dump("d.json", bytes, ReadLimits::default()).unwrap_err().to_string()
+    }
+
+    /// Reading succeeds on the fast path; every failure comes back with the slow path's message
+    /// (JSON path of the bad field, line of a syntax error …).
+    #[test]
+    fn errors_name_the_json_path() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("__main__", "f", 1).ins("LOAD_FAST", "p", 2).ins("LOAD_ATTR_SLOT", "x", 2).finish();
+        let dump = b.build();
+        let good = to_json(&dump);
+        assert_eq!(read_dump("d.json", &good, ReadLimits::default()).unwrap(), dump);
+        let text = String::from_utf8(good).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+
+        let mut bad = v.clone();
+        bad["code"][0]["instructions"][0][1] = "LOAD_ATTR".into();
+        assert_eq!(
+            message(&serde_json::to_vec(&bad).unwrap()),
+            "d.json: bad field code[0].instructions[0][1]: invalid type: string \"LOAD_ATTR\", expected u32"
+        );
+        let mut bad = v.clone();
+        bad["run"]["sampler"]["samples"] = (-1).into();
+        assert_eq!(
+            message(&serde_json::to_vec(&bad).unwrap()),
+            "d.json: bad field run.sampler.samples: invalid value: integer `-1`, expected u64"
+        );
+        let mut bad = v.clone();
+        bad.as_object_mut().unwrap().remove("ops");
+        assert_eq!(message(&serde_json::to_vec(&bad).unwrap()), "d.json: bad field (top level): missing field `ops`");
+        v["format"] = "other".into();
+        assert_eq!(
+            message(&serde_json::to_vec(&v).unwrap()),
+            "d.json: not a specdiff dump: \"format\" is \"other\", expected \"specdiff-dump\""
+        );
+        // Trailing characters after the object.
+        assert_eq!(
+            message(format!("{text} x").as_bytes()),
+            format!("d.json: not JSON: syntax error at line 1 column {}", text.len() + 2)
+        );
+        let cut = &text[..text.len() / 2];
+        assert!(message(cut.as_bytes()).starts_with("d.json: truncated: the JSON ends early (line 1)"));
+        assert_eq!(message(b"{\"a\": [1, 2}"), "d.json: not JSON: syntax error at line 1 column 12");
+        assert_eq!(message(b"{\"format\": 1}"), "d.json: bad field format: invalid type: integer `1`, expected a string");
+    }
 }

@@ -252,19 +252,30 @@ fn global_writes(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
 }
 
 fn global_writes_by_module(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
+    // Per op: `Some((global, delete))` for the families that write a global, `Some` for
+    // STORE_NAME / DELETE_NAME only in module bodies (decided below). Classified once per op,
+    // not per instruction.
+    let writes: Vec<Option<(bool, bool)>> = d
+        .ops
+        .iter()
+        .map(|o| match o.family.as_str() {
+            "STORE_GLOBAL" => Some((true, false)),
+            "DELETE_GLOBAL" => Some((true, true)),
+            "STORE_NAME" => Some((false, false)),
+            "DELETE_NAME" => Some((false, true)),
+            _ => None,
+        })
+        .collect();
     let mut out: BTreeMap<String, Vec<GlobalWrite>> = BTreeMap::new();
     for c in &d.code {
-        let loops = loop_ranges(d, c);
+        let mut loops = None;
         let module_body = c.kind == CodeKind::Module;
         for i in &c.instructions {
-            let fam = d.op(i).family.as_str();
-            let (global, delete) = match fam {
-                "STORE_GLOBAL" => (true, false),
-                "DELETE_GLOBAL" => (true, true),
-                "STORE_NAME" if module_body => (false, false),
-                "DELETE_NAME" if module_body => (false, true),
+            let (global, delete) = match writes[i.op as usize] {
+                Some((global, delete)) if global || module_body => (global, delete),
                 _ => continue,
             };
+            let loops = loops.get_or_insert_with(|| loop_ranges(d, c));
             let in_loop = loops.iter().any(|&(a, b)| a <= i.offset && i.offset <= b);
             if !global && !in_loop {
                 continue; // module-level definitions and imports

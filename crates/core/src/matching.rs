@@ -9,7 +9,7 @@
 //! differ). Similarity is the Dice coefficient of the normalized key multisets. Ties are
 //! broken towards the earlier candidates, so the result is deterministic.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -39,20 +39,27 @@ pub struct Matching {
 /// The identity of a code object: `(module, qualname)`. Code with no module name is
 /// identified by its file path instead.
 pub fn identity(dump: &Dump, c: &CodeInfo) -> (String, String) {
+    let (module, qualname) = identity_ref(dump, c);
+    (module.to_string(), qualname.to_string())
+}
+
+/// [`identity`], borrowed from the dump.
+pub fn identity_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> (&'d str, &'d str) {
     let module = dump.str(c.module);
     let module = if module.is_empty() { dump.files[c.file as usize].path.as_str() } else { module };
-    (module.to_string(), dump.str(c.qualname).to_string())
+    (module, dump.str(c.qualname))
 }
 
 /// Matches the code objects of the two dumps behind `norm`.
 pub fn match_code(norm: &mut Normalizer) -> Matching {
     let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
-    let mut groups: BTreeMap<(String, String), (Vec<u32>, Vec<u32>)> = BTreeMap::new();
+    // Iteration order does not matter: the results are sorted at the end.
+    let mut groups: HashMap<(&str, &str), (Vec<u32>, Vec<u32>)> = HashMap::with_capacity(base.code.len());
     for (i, c) in base.code.iter().enumerate() {
-        groups.entry(identity(base, c)).or_default().0.push(i as u32);
+        groups.entry(identity_ref(base, c)).or_default().0.push(i as u32);
     }
     for (i, c) in head.code.iter().enumerate() {
-        groups.entry(identity(head, c)).or_default().1.push(i as u32);
+        groups.entry(identity_ref(head, c)).or_default().1.push(i as u32);
     }
     let mut m = Matching::default();
     for (_, (mut b, mut h)) in groups {
@@ -80,6 +87,66 @@ pub fn match_code(norm: &mut Normalizer) -> Matching {
     m.added.sort_unstable();
     m.removed.sort_unstable();
     m
+}
+
+/// Which code objects of `dump` are the program's own code, as opposed to the standard library
+/// and installed packages it loaded: code of module `__main__`, and code from files under the
+/// directory of the run's target script (for `-m`, code of the target's top-level package).
+/// Files in a `site-packages` or `dist-packages` directory are never the program's own (a
+/// virtual environment inside the project), nor `<frozen …>` modules. Relative file paths
+/// are taken relative to the run's working directory.
+pub fn program_code(dump: &Dump) -> Vec<bool> {
+    let target = &dump.run.target;
+    let cwd = dump.run.cwd.as_str();
+    let script_dir = (target.kind == "script").then(|| {
+        let mut path = absolute_path(cwd, &target.value);
+        path.pop();
+        path
+    });
+    let package = (target.kind == "module").then(|| target.value.split('.').next().unwrap_or_default());
+    let files: Vec<bool> = dump
+        .files
+        .iter()
+        .map(|f| {
+            let Some(dir) = &script_dir else { return false };
+            let path = absolute_path(cwd, &f.path);
+            !f.path.starts_with('<')
+                && path.len() > dir.len()
+                && path.starts_with(dir)
+                && !path.iter().any(|c| *c == "site-packages" || *c == "dist-packages")
+        })
+        .collect();
+    dump.code
+        .iter()
+        .map(|c| {
+            let module = dump.str(c.module);
+            module == "__main__"
+                || files[c.file as usize]
+                || package.is_some_and(|p| {
+                    !p.is_empty() && module.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                })
+        })
+        .collect()
+}
+
+/// `path` (relative to `cwd` unless absolute) as normalized components: `.` and empty
+/// components dropped, `..` applied. `/` and `\` both separate components.
+fn absolute_path<'p>(cwd: &'p str, path: &'p str) -> Vec<&'p str> {
+    let absolute = path.starts_with(['/', '\\']) || path.as_bytes().get(1) == Some(&b':');
+    let mut out: Vec<&str> = vec![];
+    let joined = if absolute { None } else { Some(cwd) };
+    for part in joined.into_iter().chain([path]) {
+        for c in part.split(['/', '\\']) {
+            match c {
+                "" | "." => {}
+                ".." => {
+                    out.pop();
+                }
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 fn sorted_keys(norm: &mut Normalizer, side: Side, code: u32) -> Vec<Key> {
@@ -137,6 +204,31 @@ fn best_pairing(b: &[Vec<Key>], h: &[Vec<Key>]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn program_code_is_main_and_files_next_to_the_script() {
+        use crate::builder::DumpBuilder;
+        let mut b = DumpBuilder::new("3.12.1");
+        for m in ["__main__", "helpers", "json", "pkg.sub", "pkgx", "lib"] {
+            b.code(m, "f", 1).ins("RETURN_CONST", "None", 1).finish();
+        }
+        let mut d = b.build();
+        d.run.cwd = "/home/u/proj".into();
+        d.run.target.value = "./app/../app/main.py".into();
+        let path = |d: &mut Dump, i: usize, p: &str| d.files[i].path = p.into();
+        path(&mut d, 0, "app/main.py");
+        path(&mut d, 1, "/home/u/proj/app/util/helpers.py");
+        path(&mut d, 2, "/usr/lib/python3.12/json/__init__.py");
+        path(&mut d, 3, "/home/u/proj/app/.venv/lib/python3.12/site-packages/pkg/sub.py");
+        path(&mut d, 4, "/home/u/proj/application.py");
+        path(&mut d, 5, "<frozen lib>");
+        assert_eq!(program_code(&d), [true, true, false, false, false, false]);
+        d.run.target.kind = "module".into();
+        d.run.target.value = "pkg.sub".into();
+        assert_eq!(program_code(&d), [true, false, false, true, false, false]);
+        d.run.target.kind = "code".into();
+        assert_eq!(program_code(&d), [true, false, false, false, false, false]);
+    }
 
     #[test]
     fn similarity_is_dice() {

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use crate::counters::VersionRules;
-use crate::dump::{CodeInfo, CounterKind, Dump, OpInfo};
+use crate::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
 pub use crate::spelling::{canonical_opname, key_family, normalize_argrepr};
 
 /// A normalized key: family id in the high 32 bits, operand id in the low 32 bits.
@@ -132,12 +132,24 @@ struct SideState {
     operands: Vec<u32>,
 }
 
+/// Operand ids of numeric operands (`#2`, for instructions without an `argrepr`), shared by
+/// both sides: small arguments in a table, the rest in a map.
+#[derive(Debug, Default)]
+struct ArgOperands {
+    small: Vec<u32>,
+    large: HashMap<u32, u32>,
+}
+
+/// Numeric arguments below this are looked up in [`ArgOperands::small`].
+const SMALL_ARGS: u32 = 1024;
+
 /// Normalizes the code objects of a base and a head dump against each other.
 #[derive(Debug)]
 pub struct Normalizer<'a> {
     base: &'a Dump,
     head: &'a Dump,
     interner: Interner,
+    arg_operands: ArgOperands,
     sides: [SideState; 2],
     fam_load_attr: u32,
     fam_call: u32,
@@ -164,7 +176,8 @@ impl<'a> Normalizer<'a> {
         let fam_call = interner.intern("CALL");
         let fam_global_loads = [interner.intern("LOAD_GLOBAL"), interner.intern("LOAD_NAME")];
         let getattr = interner.intern("getattr");
-        Normalizer { base, head, interner, sides, fam_load_attr, fam_call, fam_global_loads, getattr }
+        let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
+        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_global_loads, getattr }
     }
 
     /// The dump of `side`.
@@ -192,6 +205,18 @@ impl<'a> Normalizer<'a> {
 
     /// The sites of code object `code` of `side`.
     pub fn sites(&mut self, side: Side, code: u32) -> Vec<Site> {
+        self.sites_with(side, code, true)
+    }
+
+    /// The sites of `code` without their operands: the same grouping of instructions (start,
+    /// end, primary, spec) as [`Self::sites`], but each key is the family alone, no
+    /// cross-version merging and no tags. Cheaper; for counting (the diff's fast path for
+    /// identical code, where both dumps have the same version so nothing would merge).
+    pub(crate) fn site_shapes(&mut self, side: Side, code: u32) -> Vec<Site> {
+        self.sites_with(side, code, false)
+    }
+
+    fn sites_with(&mut self, side: Side, code: u32, keys: bool) -> Vec<Site> {
         let dump = self.dump(side);
         let c = &dump.code[code as usize];
         let mut sites: Vec<Site> = Vec::with_capacity(c.instructions.len());
@@ -210,7 +235,7 @@ impl<'a> Normalizer<'a> {
                 }
                 Role::Primary => {}
             }
-            let operand = if class.drop_operand { 0 } else { self.operand(side, c, i) };
+            let operand = if class.drop_operand || !keys { 0 } else { self.operand(side, c, i) };
             let key = ((class.family as u64) << 32) | operand as u64;
             let spec = match precall.take() {
                 Some(p) if precall_wins(dump, c, p, i) => p,
@@ -230,8 +255,10 @@ impl<'a> Normalizer<'a> {
                 }
             }
         }
-        self.merge_pairs(side, &mut sites);
-        self.tag(c, &mut sites);
+        if keys {
+            self.merge_pairs(side, &mut sites);
+            self.tag(c, &mut sites);
+        }
         sites
     }
 
@@ -241,10 +268,15 @@ impl<'a> Normalizer<'a> {
     }
 
     fn operand(&mut self, side: Side, c: &CodeInfo, i: u32) -> u32 {
-        let ins = &c.instructions[i as usize];
+        self.operand_of(side, &c.instructions[i as usize])
+    }
+
+    /// The operand id of an instruction of `side` (as in its key, unless its family drops
+    /// the operand).
+    pub(crate) fn operand_of(&mut self, side: Side, ins: &Instruction) -> u32 {
         if ins.argrepr == 0 {
             return match ins.arg {
-                Some(arg) => self.interner.intern(&format!("#{arg}")),
+                Some(arg) => self.arg_operand(arg),
                 None => 0,
             };
         }
@@ -255,6 +287,25 @@ impl<'a> Normalizer<'a> {
         let text = normalize_argrepr(self.dump(side).str(ins.argrepr));
         let id = self.interner.intern(&text);
         self.sides[side as usize].operands[ins.argrepr as usize] = id;
+        id
+    }
+
+    /// The operand id of a numeric argument (`#arg`), interned once per value.
+    fn arg_operand(&mut self, arg: u32) -> u32 {
+        let cached = match self.arg_operands.small.get(arg as usize) {
+            Some(&id) => id,
+            None => self.arg_operands.large.get(&arg).copied().unwrap_or(UNSET),
+        };
+        if cached != UNSET {
+            return cached;
+        }
+        let id = self.interner.intern(&format!("#{arg}"));
+        match self.arg_operands.small.get_mut(arg as usize) {
+            Some(slot) => *slot = id,
+            None => {
+                self.arg_operands.large.insert(arg, id);
+            }
+        }
         id
     }
 

@@ -175,19 +175,37 @@ impl ShareTally {
         }
         let s = v.specialized();
         self.total.add(s);
-        let fam = match v.family() {
-            "LOAD_METHOD" => "LOAD_ATTR",
-            f => f,
-        };
-        self.families.entry(fam.to_string()).or_default().add(s);
+        self.family_mut(tally_family(v.family())).add(s);
+    }
+
+    /// Counts `share.sites` sites of `family` (the dump's spelling) at once.
+    pub(crate) fn add_family(&mut self, family: &str, share: &Share) {
+        self.total.merge(share);
+        self.family_mut(tally_family(family)).merge(share);
+    }
+
+    /// The share of family `fam`, created empty when new (no allocation when it exists).
+    fn family_mut(&mut self, fam: &str) -> &mut Share {
+        if !self.families.contains_key(fam) {
+            self.families.insert(fam.to_string(), Share::default());
+        }
+        self.families.get_mut(fam).expect("just inserted")
     }
 
     /// Adds another tally.
     pub fn merge(&mut self, o: &ShareTally) {
         self.total.merge(&o.total);
         for (f, s) in &o.families {
-            self.families.entry(f.clone()).or_default().merge(s);
+            self.family_mut(f).merge(s);
         }
+    }
+}
+
+/// The family a site is counted under: the dump's spelling, 3.11 `LOAD_METHOD` as `LOAD_ATTR`.
+fn tally_family(family: &str) -> &str {
+    match family {
+        "LOAD_METHOD" => "LOAD_ATTR",
+        f => f,
     }
 }
 

@@ -150,3 +150,27 @@ fn different_programs_are_detected() {
     let err = diff_dumps(&a, &b, &DiffOptions::default()).unwrap_err();
     assert!(err.to_string().contains("different programs"), "{err}");
 }
+
+#[test]
+fn programs_are_told_apart_by_their_own_code() {
+    // Every fixture pair (any two versions): same program → a report, else the error.
+    let programs = [("demo", ["demo-base", "demo-head"]), ("poly", ["poly-mono", "poly-poly"]), ("rules", ["rules-base", "rules-head"])];
+    let versions = ["3.11", "3.12", "3.13"];
+    for (pa, na) in &programs {
+        for (pb, nb) in &programs {
+            for va in versions {
+                for vb in versions {
+                    let (a, b) = (load(&format!("{}-{va}", na[0])), load(&format!("{}-{vb}", nb[1])));
+                    let r = diff_dumps(&a, &b, &DiffOptions::default());
+                    match r {
+                        Ok(_) => assert_eq!(pa, pb, "{pa} {va} vs {pb} {vb} diffed"),
+                        Err(e) => {
+                            assert_ne!(pa, pb, "{pa} {va} vs {pb} {vb}: {e}");
+                            assert!(e.to_string().contains("of their own code is alike"), "{e}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -260,6 +260,40 @@ def case_filters(python, tmp):
           doc["run"]["filters"]["include_unrun"], "--exclude, --include-unrun")
 
 
+def case_forked(python, tmp, threads):
+    """--pystats-dir (given by the CLI for a pystats build, any folder will do here): where
+    os.fork exists the dump is built in a forked child. Output, exit statuses and error
+    paths must be those of an unforked harness."""
+    out = os.path.join(tmp, "k.json")
+    fork = ["--pystats-dir", os.path.join(tmp, "no_py_stats")]
+    # stdout is a pipe here (block-buffered): unflushed output must come out exactly once.
+    prog = ("import sys\nprint('out', end='')\nsys.stdout.write('x' * 9000)\n"
+            "sys.stderr.write('err')\nsys.exit(7)")
+    p, doc = run(python, fork + ["--", "code", prog], out)
+    check(p.returncode == 7 and doc and not validate(doc) and doc["run"]["exit_status"] == 7
+          and p.stdout == "out" + "x" * 9000 and p.stderr == "err",
+          "forked: SystemExit(7), output once (%r)" % p.stderr[-200:])
+    p, doc = run(python, fork + ["--", "code", "raise ValueError('boom')"], out)
+    check(p.returncode == 1 and doc and doc["run"]["exception"] == "ValueError: boom" and
+          p.stderr.count("Traceback") == 1, "forked: uncaught exception -> 1, one traceback")
+    p, doc = run(python, fork + ["--", "code", "raise KeyboardInterrupt"], out)
+    check(p.returncode == 130 and doc and doc["run"]["exception"] == "KeyboardInterrupt",
+          "forked: KeyboardInterrupt -> 130")
+    bad_out = os.path.join(tmp, "missing-dir", "k.json")
+    p, doc = run(python, fork + ["--", "code", "print('hi')"], bad_out)
+    check(p.returncode == 3 and doc is None and p.stdout == "hi\n" and
+          p.stderr.count("could not write the dump") == 1,
+          "forked: unwritable output -> 3, said once")
+    if threads:
+        # A program thread still running at the end: its frames are found (no fork then).
+        prog = ("import threading, time\ndef spin():\n    while True:\n        time.sleep(1)\n"
+                "threading.Thread(target=spin, daemon=True).start()\ntime.sleep(0.1)")
+        p, doc = run(python, fork + ["--no-sample", "--", "code", prog], out)
+        spin = find(doc, "__main__", "spin") if doc else []
+        check(p.returncode == 0 and spin and spin[0]["ran"],
+              "forked: code on a still-running program thread is found and ran")
+
+
 def case_old_python(python, tmp):
     out = os.path.join(tmp, "o.json")
     p, doc = run(python, ["--", "code", "pass"], out)
@@ -280,6 +314,7 @@ def main(argv):
             case_exits(python, tmp)
             case_module(python, tmp)
             case_filters(python, tmp)
+            case_forked(python, tmp, threads)
         for python in old:
             print("== %s (too old)" % python)
             case_old_python(python, tmp)

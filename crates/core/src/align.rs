@@ -63,9 +63,9 @@ impl AlignAlgorithm {
     fn similar(self) -> Algorithm {
         match self {
             AlignAlgorithm::Myers => Algorithm::Myers,
-            AlignAlgorithm::Patience => Algorithm::Myers,
-            AlignAlgorithm::Histogram => Algorithm::Myers,
-            AlignAlgorithm::Lcs => Algorithm::Myers,
+            AlignAlgorithm::Patience => Algorithm::Patience,
+            AlignAlgorithm::Histogram => Algorithm::Histogram,
+            AlignAlgorithm::Lcs => Algorithm::Lcs,
         }
     }
 }

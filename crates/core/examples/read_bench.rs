@@ -1,6 +1,8 @@
 //! Times the dump reader on one file: `read_dump` (plain typed parse + validation) against the
-//! same parse with `serde_path_to_error` tracking the JSON path (what `read_dump` did before it
-//! kept the path tracking for the error case). Single thread, min of N interleaved runs.
+//! same parse with `serde_path_to_error` tracking the JSON path of every value (what
+//! `read_dump` did before; it now finds the path of a bad field from the error's position,
+//! `src/json_path.rs`), and against a parse into `serde_json::Value`. Single thread, min of N
+//! interleaved runs. (`serde_path_to_error` is a dev-dependency, for this and the tests.)
 //!
 //! ```text
 //! cargo run --release -p specdiff-core --example read_bench -- DUMP.json [RUNS]

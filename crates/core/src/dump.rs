@@ -7,6 +7,7 @@ use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
+use crate::json_path::error_path;
 use crate::stats::Stats;
 
 /// The value of the top-level `format` key.
@@ -379,32 +380,15 @@ pub fn read_dump(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Dump, I
             return Err(err(InputErrorKind::NotJson("it does not start with '{'".into())))
         }
     }
-    // The fast path: a plain typed parse. Tracking the JSON path of every value
-    // (serde_path_to_error) costs about as much as the parse itself, and is only needed for
-    // the message, so it runs only when the plain parse fails.
+    // A plain typed parse; when it fails, the JSON path of the bad field is found from the
+    // error's position (tracking the path of every value while parsing would cost about as much
+    // as the parse itself, and a second copy of the deserialization code).
     let dump: Dump = match serde_json::from_slice(&content) {
         Ok(d) => d,
-        Err(_) => parse_with_path(&content).map_err(err)?,
+        Err(e) => return Err(err(classify_parse_error(&content, e))),
     };
     check_header(&dump.format, dump.version).map_err(err)?;
     validate(&dump).map_err(err)?;
-    Ok(dump)
-}
-
-/// The slow path of [`read_dump`]: the same parse, tracking the JSON path, so that the error
-/// names the field. (Should it succeed after all, its result is as good as the fast path's.)
-fn parse_with_path(content: &[u8]) -> Result<Dump, InputErrorKind> {
-    let mut de = serde_json::Deserializer::from_slice(content);
-    let dump: Dump = match serde_path_to_error::deserialize(&mut de) {
-        Ok(d) => d,
-        Err(e) => {
-            let path = e.path().to_string();
-            return Err(classify_parse_error(content, path, e.into_inner()));
-        }
-    };
-    if let Err(e) = de.end() {
-        return Err(classify_parse_error(content, String::new(), e));
-    }
     Ok(dump)
 }
 
@@ -420,7 +404,7 @@ fn check_header(format: &str, version: u64) -> Result<(), InputErrorKind> {
 
 /// Turns a serde error into the most useful message: truncation and "not a dump" / "newer
 /// version" are told apart from type errors, which a newer format would also cause.
-fn classify_parse_error(content: &[u8], path: String, inner: serde_json::Error) -> InputErrorKind {
+fn classify_parse_error(content: &[u8], inner: serde_json::Error) -> InputErrorKind {
     use serde_json::error::Category;
     match inner.classify() {
         Category::Eof => {
@@ -452,6 +436,7 @@ fn classify_parse_error(content: &[u8], path: String, inner: serde_json::Error) 
                 _ => {}
             }
             let detail = strip_position(&inner.to_string());
+            let path = error_path(content, &inner);
             InputErrorKind::BadField { path: if path == "." { "(top level)".into() } else { path }, detail }
         }
     }

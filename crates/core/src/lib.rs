@@ -16,6 +16,7 @@
 
 pub mod dump;
 pub mod input;
+mod json_path;
 mod opcode_tables;
 pub mod pystats;
 pub mod share;

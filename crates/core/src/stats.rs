@@ -365,10 +365,8 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
             return Err(err(InputErrorKind::NewerVersion { found: v, supported: STATS_FORMAT_VERSION }));
         }
     }
-    let mut de = serde_json::Deserializer::from_slice(&content);
-    let parsed: StatsFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
+    let parsed: StatsFile = serde_json::from_slice(&content).map_err(|inner| {
+        let path = crate::json_path::error_path(&content, &inner);
         let detail = inner.to_string();
         let detail = match detail.rfind(" at line ") {
             Some(i) => detail[..i].to_string(),

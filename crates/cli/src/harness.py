@@ -1147,13 +1147,15 @@ def in_forked_child(work):
         pid = os.fork()
     except OSError as e:
         log("cannot fork (%s): building the dump in this process" % e)
-        return work()
+        pid = None
     finally:
         if filters is not None:
             try:
                 filters.remove(ignore)
             except ValueError:
                 pass
+    if pid is None:
+        return work()
     if pid == 0:
         code = 3
         try:

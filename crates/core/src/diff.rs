@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::align::{align_sites, AlignOptions, AlignedRow, RowKind};
-use crate::counters::raw_word;
 use crate::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
+use crate::counters::raw_word;
 use crate::dump::{CounterKind, Dump};
 use crate::explain::{explain, ExplainContext, Facts};
 use crate::matching::{identity, match_code, program_code, CodePair, Matching};
@@ -414,8 +414,8 @@ impl ProgramCode {
     }
 }
 
-/// The report's fast path for matched pairs whose instructions are identical (same ops by
-/// name, arguments, operands, cache words, counters and churn; lines and offsets may differ).
+/// The report's fast path for matched pairs whose instructions are identical (see
+/// [`FastPath::identical`]; lines and offsets may differ).
 /// Such a pair has no changes: every site aligns with itself as `same` and classifies as
 /// `unchanged`. So instead of aligning and classifying it, the report counts its sites (for
 /// the similarity) and its specialization sites (for `counts.unchanged` and the specialized

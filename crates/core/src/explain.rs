@@ -252,9 +252,9 @@ fn global_writes(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
 }
 
 fn global_writes_by_module(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
-    // Per op: `Some((global, delete))` for the families that write a global, `Some` for
-    // STORE_NAME / DELETE_NAME only in module bodies (decided below). Classified once per op,
-    // not per instruction.
+    // Per op, classified once (not per instruction): `Some((global, delete))` for
+    // STORE/DELETE_GLOBAL (`global`) and STORE/DELETE_NAME (which count only in module bodies,
+    // decided below).
     let writes: Vec<Option<(bool, bool)>> = d
         .ops
         .iter()

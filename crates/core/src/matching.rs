@@ -54,7 +54,8 @@ pub fn identity_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> (&'d str, &'d str) {
 pub fn match_code(norm: &mut Normalizer) -> Matching {
     let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
     // Iteration order does not matter: the results are sorted at the end.
-    let mut groups: HashMap<(&str, &str), (Vec<u32>, Vec<u32>)> = HashMap::with_capacity(base.code.len());
+    type Candidates = (Vec<u32>, Vec<u32>);
+    let mut groups: HashMap<(&str, &str), Candidates> = HashMap::with_capacity(base.code.len());
     for (i, c) in base.code.iter().enumerate() {
         groups.entry(identity_ref(base, c)).or_default().0.push(i as u32);
     }

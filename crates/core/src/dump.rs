@@ -380,12 +380,17 @@ pub fn read_dump(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Dump, I
             return Err(err(InputErrorKind::NotJson("it does not start with '{'".into())))
         }
     }
-    // A plain typed parse; when it fails, the JSON path of the bad field is found from the
-    // error's position (tracking the path of every value while parsing would cost about as much
-    // as the parse itself, and a second copy of the deserialization code).
-    let dump: Dump = match serde_json::from_slice(&content) {
-        Ok(d) => d,
-        Err(e) => return Err(err(classify_parse_error(&content, e))),
+    // The fast path: a scanner for the canonical shape `specdiff dump` writes
+    // (src/dump_scan.rs). Anything else, and every error, goes through a plain typed parse;
+    // when that fails, the JSON path of the bad field is found from the error's position
+    // (tracking the path of every value while parsing would cost about as much as the parse
+    // itself, and a second copy of the deserialization code).
+    let dump: Dump = match crate::dump_scan::scan_dump(&content) {
+        Some(d) => d,
+        None => match serde_json::from_slice(&content) {
+            Ok(d) => d,
+            Err(e) => return Err(err(classify_parse_error(&content, e))),
+        },
     };
     check_header(&dump.format, dump.version).map_err(err)?;
     validate(&dump).map_err(err)?;

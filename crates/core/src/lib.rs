@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod dump;
+mod dump_scan;
 pub mod input;
 mod json_path;
 mod opcode_tables;

@@ -96,7 +96,7 @@ pub struct DiffSession<'a> {
     pub(crate) options: DiffOptions,
     pub(crate) norm: Normalizer<'a>,
     pub(crate) matching: Matching,
-    pub(crate) explain: Option<ExplainContext>,
+    pub(crate) explain: Option<ExplainContext<'a>>,
     /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
     pub(crate) fast: bool,
 }
@@ -427,6 +427,9 @@ struct FastPath {
     /// Per base op index, as the primary instruction of specialization sites of identical
     /// pairs: those sites and how many of them are specialized.
     per_op: Vec<Share>,
+    /// Base string index → a head string index found equal to it, or `u32::MAX`. Operands
+    /// repeat, so most comparisons become one lookup instead of a `memcmp`.
+    same_string: Vec<u32>,
 }
 
 impl FastPath {
@@ -441,7 +444,11 @@ impl FastPath {
                 _ => u32::MAX,
             })
             .collect();
-        FastPath { op_map, per_op: vec![Share::default(); base.ops.len()] }
+        FastPath {
+            op_map,
+            per_op: vec![Share::default(); base.ops.len()],
+            same_string: vec![u32::MAX; base.strings.len()],
+        }
     }
 
     /// Whether base code object `b` and head code object `h` have identical instructions, as
@@ -449,10 +456,16 @@ impl FastPath {
     /// normalization: `<code object f at 0x…>` differs between runs), counter word and number
     /// of cache words, and churn. The other cache words (type versions, cached pointers) also
     /// differ between runs and are never read.
-    fn identical(&self, norm: &mut Normalizer, b: u32, h: u32) -> bool {
+    fn identical(&mut self, norm: &mut Normalizer, b: u32, h: u32) -> bool {
         let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
         let (bi, hi) = (&base.code[b as usize].instructions, &head.code[h as usize].instructions);
-        let same_op = |x: u32, y: u32| self.op_map[x as usize] == y;
+        let op_map = &self.op_map;
+        let same_op = |x: u32, y: u32| op_map[x as usize] == y;
+        let same_string = &mut self.same_string;
+        let mut same_text = |x: u32, y: u32| {
+            let known = same_string[x as usize] == y;
+            known || (base.str(x) == head.str(y)).then(|| same_string[x as usize] = y).is_some()
+        };
         bi.len() == hi.len()
             && bi.iter().zip(hi).all(|(x, y)| {
                 same_op(x.op, y.op)
@@ -460,7 +473,7 @@ impl FastPath {
                     && x.counter == y.counter
                     && x.cache.len() == y.cache.len()
                     && raw_word(x) == raw_word(y)
-                    && (base.str(x.argrepr) == head.str(y.argrepr)
+                    && (same_text(x.argrepr, y.argrepr)
                         || norm.operand_of(Side::Base, x) == norm.operand_of(Side::Head, y))
                     && match (&x.churn, &y.churn) {
                         (None, None) => true,
@@ -570,7 +583,7 @@ mod tests {
                         assert_eq!(fast, full, "{v} {} vs {}", b.label(), h.label());
                     }
                     let mut s = DiffSession::new(b, h, DiffOptions::default());
-                    if let Some(f) = s.fast_path() {
+                    if let Some(mut f) = s.fast_path() {
                         let pairs = s.matching.pairs.clone();
                         fast_pairs += pairs.iter().filter(|p| f.identical(&mut s.norm, p.base, p.head)).count();
                     }
@@ -641,7 +654,7 @@ mod tests {
         };
         let (a, b) = (build("0x7f01", 11, 1), build("0x7f99", 12, 5));
         let mut s = DiffSession::new(&a, &b, DiffOptions::default());
-        let f = s.fast_path().unwrap();
+        let mut f = s.fast_path().unwrap();
         assert!(f.identical(&mut s.norm, 0, 0));
         let (fast, full) = both_paths(&a, &b, &DiffOptions::default());
         assert_eq!(fast, full);
@@ -650,7 +663,7 @@ mod tests {
         c.code[0].instructions[1].cache[0] -= 16;
         c.code[0].instructions[1].counter = Some((51, 0));
         let mut s = DiffSession::new(&a, &c, DiffOptions::default());
-        let f = s.fast_path().unwrap();
+        let mut f = s.fast_path().unwrap();
         assert!(!f.identical(&mut s.norm, 0, 0));
     }
 

@@ -3,6 +3,7 @@
 //! keeps the first answer. Each rule is described (and its evidence cited) in
 //! `docs/engine.md`, "Explanations".
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::classify::{Change, ChangeKind, SiteView};
@@ -12,14 +13,17 @@ use crate::matching::{identity, Matching};
 use crate::normalize::{key_family, Key, Normalizer, Side, Site};
 
 /// Facts about a program pair that rules need beyond one site, computed once per diff.
-#[derive(Debug, Default)]
-pub struct ExplainContext {
+#[derive(Debug)]
+pub struct ExplainContext<'a> {
+    base: &'a Dump,
+    head: &'a Dump,
     head_version: (u32, u32),
     /// Head classes whose body stores `__getattr__` while base's body of the same class does not.
     getattr_classes: Vec<String>,
     /// Per module: global writes (STORE/DELETE_GLOBAL, module-level STORE/DELETE_NAME in a loop)
-    /// that head has and base does not.
-    global_writes: HashMap<String, Vec<GlobalWrite>>,
+    /// that head has and base does not. Made when a rule first asks (it reads every
+    /// instruction of both dumps, and most diffs have no `LOAD_GLOBAL` change).
+    global_writes: OnceCell<HashMap<String, Vec<GlobalWrite>>>,
     /// Added head comprehension-like code objects, by the head index of their parent.
     added_children: HashMap<u32, Vec<(String, u32, Vec<Key>)>>,
 }
@@ -51,21 +55,12 @@ pub struct Facts<'a> {
     pub base_key: Option<Key>,
 }
 
-impl ExplainContext {
+impl<'a> ExplainContext<'a> {
     /// Precomputes the program-wide facts.
-    pub fn new(norm: &mut Normalizer, matching: &Matching) -> Self {
+    pub fn new(norm: &mut Normalizer<'a>, matching: &Matching) -> Self {
         let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
         let base_getattr = getattr_class_bodies(base);
         let getattr_classes = getattr_class_bodies(head).difference(&base_getattr).cloned().collect();
-        let bw = global_writes(base);
-        let mut global_writes: HashMap<String, Vec<GlobalWrite>> = HashMap::new();
-        for (module, writes) in global_writes_by_module(head) {
-            let old = bw.get(&module);
-            let new: Vec<_> = writes.into_iter().filter(|w| old.is_none_or(|o| !o.contains(w))).collect();
-            if !new.is_empty() {
-                global_writes.insert(module, new);
-            }
-        }
         let mut added_children: HashMap<u32, Vec<(String, u32, Vec<Key>)>> = HashMap::new();
         for &a in &matching.added {
             let c = &head.code[a as usize];
@@ -76,7 +71,29 @@ impl ExplainContext {
             keys.sort_unstable();
             added_children.entry(parent).or_default().push((head.str(c.qualname).to_string(), c.first_line, keys));
         }
-        ExplainContext { head_version: head.python.minor_version(), getattr_classes, global_writes, added_children }
+        ExplainContext {
+            base,
+            head,
+            head_version: head.python.minor_version(),
+            getattr_classes,
+            global_writes: OnceCell::new(),
+            added_children,
+        }
+    }
+
+    fn global_writes(&self) -> &HashMap<String, Vec<GlobalWrite>> {
+        self.global_writes.get_or_init(|| {
+            let old = global_writes_by_module(self.base);
+            let mut new_writes = HashMap::new();
+            for (module, writes) in global_writes_by_module(self.head) {
+                let before = old.get(&module);
+                let new: Vec<_> = writes.into_iter().filter(|w| before.is_none_or(|o| !o.contains(w))).collect();
+                if !new.is_empty() {
+                    new_writes.insert(module, new);
+                }
+            }
+            new_writes
+        })
     }
 }
 
@@ -181,7 +198,7 @@ pub fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     }
     let v = f.head.or(f.base)?;
     let module = identity(v.dump, v.code).0;
-    let writes = ctx.global_writes.get(&module)?;
+    let writes = ctx.global_writes().get(&module)?;
     let name = f.change.operand.as_deref()?;
     let w = writes
         .iter()
@@ -245,10 +262,6 @@ fn getattr_class_bodies(d: &Dump) -> BTreeSet<String> {
         }
     }
     out
-}
-
-fn global_writes(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
-    global_writes_by_module(d)
 }
 
 fn global_writes_by_module(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {

@@ -8,9 +8,13 @@
 //!
 //! By default each file is parsed into a generic `serde_json::Value` (gzip is not handled:
 //! give plain `.json`). With `--typed` each is read with `specdiff_core::read_dump`, the
-//! dump reader `specdiff diff` itself uses (parse + validation, no diff).
+//! dump reader `specdiff diff` itself uses (parse + validation, no diff). It uses the same
+//! allocator as `specdiff` (mimalloc), so the baseline gets the same head start.
 
 use std::path::Path;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn parse(path: &Path, typed: bool) -> usize {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

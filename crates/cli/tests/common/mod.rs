@@ -27,12 +27,8 @@ pub fn repo_root() -> PathBuf {
 pub fn pyenv_python(minor: &str) -> Option<PathBuf> {
     let out = Command::new("pyenv").args(["versions", "--bare"]).output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let version = text
-        .lines()
-        .map(str::trim)
-        .filter(|v| v.starts_with(&format!("{minor}.")) && v[minor.len() + 1..].chars().all(|c| c.is_ascii_digit()))
-        .last()?
-        .to_string();
+    let patch = |v: &str| -> Option<u32> { v.strip_prefix(minor)?.strip_prefix('.')?.parse().ok() };
+    let version = text.lines().map(str::trim).filter(|v| patch(v).is_some()).max_by_key(|v| patch(v))?.to_string();
     let out = Command::new("pyenv").args(["prefix", &version]).output().ok()?;
     let prefix = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let python = prefix.join("bin/python3");

@@ -16,6 +16,7 @@
 
 pub mod dump;
 mod dump_scan;
+pub mod failure_kinds;
 pub mod input;
 mod json_path;
 mod opcode_tables;
@@ -35,6 +36,7 @@ pub mod classify;
 pub mod counters;
 pub mod diff;
 pub mod explain;
+mod identical;
 pub mod matching;
 pub mod normalize;
 pub mod report;

@@ -64,7 +64,7 @@ pub struct OpcodeStats {
     #[serde(default, skip_serializing_if = "Specialization::is_empty")]
     pub specialization: Specialization,
     /// `specialization.failure_kinds[N]` by `N` (named per family and version by
-    /// [`crate::stats_diff::failure_kind_name`]).
+    /// [`crate::failure_kinds::failure_kind_name`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub failure_kinds: BTreeMap<u32, u64>,
     /// `pair_count[NEXT]`: how often opname `NEXT` executed right after this one.

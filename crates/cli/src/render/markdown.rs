@@ -260,12 +260,7 @@ fn delta(d: &Delta) -> String {
 fn stats(out: &mut String, s: &StatsDiff) {
     let _ = writeln!(out, "\n<details><summary>Specialization statistics (pystats)</summary>\n");
     let _ = writeln!(out, "Instructions executed: {}\n", delta(&s.total_executions));
-    let families: Vec<_> = s
-        .families
-        .iter()
-        .filter(|f| [f.hit, f.miss, f.deferred, f.failure, f.deopt].iter().any(|d| d.base != d.head))
-        .take(STATS_FAMILIES)
-        .collect();
+    let families: Vec<_> = s.changed_families().take(STATS_FAMILIES).collect();
     if families.is_empty() {
         let _ = writeln!(out, "No family's specialization counters changed.");
     } else {

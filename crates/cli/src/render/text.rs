@@ -218,12 +218,7 @@ fn delta(d: &Delta, more_is_bad: bool, p: Paint) -> String {
 fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
     let _ = writeln!(out, "\n{}", p.bold("Specialization statistics (pystats), base → head"));
     let _ = writeln!(out, "  instructions executed  {}", delta(&s.total_executions, false, Paint(false)));
-    let families: Vec<_> = s
-        .families
-        .iter()
-        .filter(|f| [f.hit, f.miss, f.deferred, f.failure, f.deopt].iter().any(|d| d.base != d.head))
-        .take(STATS_FAMILIES)
-        .collect();
+    let families: Vec<_> = s.changed_families().take(STATS_FAMILIES).collect();
     if families.is_empty() {
         let _ = writeln!(out, "  no family's specialization counters changed");
         return;

@@ -304,7 +304,7 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dump::{Churn, CodeKind, Filters, Instruction, OpInfo, PythonInfo, RunInfo, SamplerInfo, Target};
+    use crate::dump::{Churn, CodeKind, Instruction, OpInfo};
 
     fn sample() -> Dump {
         let strings: Vec<String> =
@@ -338,29 +338,10 @@ mod tests {
         };
         let mut g_ins = ins(0, 1, 4);
         g_ins.churn = Some(Churn { flips: 2, seen: vec![0, 2] });
+        let mut dump = crate::builder::DumpBuilder::new("3.12.1").build();
+        dump.python.executable = "/usr/bin/python3".into();
+        dump.run.sampler.mode = "off".into();
         Dump {
-            format: FORMAT_NAME.into(),
-            version: 1,
-            generator: "specdiff test".into(),
-            python: PythonInfo {
-                version: "3.12.1".into(),
-                version_info: (3, 12, 1, "final".into(), 0),
-                implementation: "cpython".into(),
-                executable: "/usr/bin/python3".into(),
-                platform: "linux-x86_64".into(),
-                pystats_build: false,
-            },
-            run: RunInfo {
-                argv: vec!["prog.py".into()],
-                target: Target { kind: "script".into(), value: "prog.py".into() },
-                cwd: "/".into(),
-                started: "2026-01-01T00:00:00Z".into(),
-                duration_s: 1.0,
-                exit_status: 0,
-                exception: None,
-                sampler: SamplerInfo { mode: "off".into(), interval_ms: 1.0, samples: 0, note: None },
-                filters: Filters { include: vec![], exclude: vec![], include_unrun: false },
-            },
             strings,
             ops: vec![
                 OpInfo { name: "LOAD_ATTR".into(), family: "LOAD_ATTR".into(), specialized: false, counter: None },
@@ -377,7 +358,7 @@ mod tests {
                 code(3, 3, vec![g_ins], Some(0)),
                 code(9, 10, vec![], None),
             ],
-            pystats: None,
+            ..dump
         }
     }
 

@@ -57,9 +57,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get install -y -qq "${need_apt[@]}" >&2
 fi
 
-# CPython 3.11 built with --enable-pystats from Debian's python3.11 source package (~5 min on
-# 2 cores, once): crates/cli/tests/pystats_capture.rs proves the pystats capture on it.
-# Skips itself when .tools/pystats-python/bin/python3.11 exists and works.
-./scripts/build-pystats-python.sh
+# CPython 3.11 and 3.13 built with --enable-pystats, once: 3.11 from Debian bookworm's
+# python3.11 source package (~5 min on 2 cores), 3.13 from the upstream tarball Debian trixie's
+# python3.13 source package carries (~3 min). crates/cli/tests/pystats_capture.rs proves the
+# pystats capture on each. Each skips itself when .tools/pystats-python/bin/python3.11
+# (.tools/pystats-python-3.13/bin/python3.13) exists and works.
+./scripts/build-pystats-python.sh 3.11
+./scripts/build-pystats-python.sh 3.13
 
 say "tools ready"

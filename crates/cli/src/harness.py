@@ -1065,13 +1065,20 @@ def main(argv):
             status, exc_text = 1, exception_text(e)
         duration = time.perf_counter() - t0
         if pystats:
-            if sys.version_info < (3, 13):
-                sys._stats_off()
+            # Off before the dump on 3.13 too (where -X pystats switched counting on): the
+            # dump writes and clears the counters, and 3.13 writes them again when the
+            # process exits if any is non-zero, so counting on would leave a second file.
+            sys._stats_off()
             sys._stats_dump()
         sampler.finish()
     _RECORDING[0] = False
     if main_code is None:
         duration = time.perf_counter() - t0
+        if pystats:
+            # 3.12+: the program never started, so it counted nothing; drop the start-up's
+            # and the harness's counts (3.13 would write them when the process exits).
+            sys._stats_off()
+            sys._stats_clear()
 
     def write_dump():
         """Build and write the dump; 0, or 3 (after saying why) when it could not be."""

@@ -261,8 +261,156 @@ const FAIL_KINDS_312: &[(&str, u32, &str)] = &[
     ("UNPACK_SEQUENCE", 10, "SEQUENCE"),
 ];
 
-/// Kinds 0–8 have kept these numbers since 3.12 (checked in the 3.12, 3.13-development and
-/// 3.14 sources); the family-specific ones of 3.13+ are not named (no verified source).
+/// The same for CPython 3.13, read from 3.13.5's `Python/specialize.c` (the upstream tarball
+/// `scripts/build-pystats-python.sh 3.13` builds), in its order. Each family-specific
+/// `SPEC_FAIL_<group>_<NAME>` is split at the group summarize_stats.py looks it up by (the
+/// family itself, or `ATTR`, `SUPER`, `SUBSCR`, `ITER`).
+const FAIL_KINDS_313: &[(&str, u32, &str)] = &[
+    ("", 0, "OTHER"),
+    ("", 1, "NO_DICT"),
+    ("", 2, "OVERRIDDEN"),
+    ("", 3, "OUT_OF_VERSIONS"),
+    ("", 4, "OUT_OF_RANGE"),
+    ("", 5, "EXPECTED_ERROR"),
+    ("", 6, "WRONG_NUMBER_ARGUMENTS"),
+    ("", 7, "CODE_COMPLEX_PARAMETERS"),
+    ("", 8, "CODE_NOT_OPTIMIZED"),
+    ("LOAD_GLOBAL", 17, "NON_DICT"),
+    ("LOAD_GLOBAL", 18, "NON_STRING_OR_SPLIT"),
+    ("SUPER", 9, "BAD_CLASS"),
+    ("SUPER", 10, "SHADOWED"),
+    ("ATTR", 9, "OVERRIDING_DESCRIPTOR"),
+    ("ATTR", 10, "NON_OVERRIDING_DESCRIPTOR"),
+    ("ATTR", 11, "NOT_DESCRIPTOR"),
+    ("ATTR", 12, "METHOD"),
+    ("ATTR", 13, "MUTABLE_CLASS"),
+    ("ATTR", 14, "PROPERTY"),
+    ("ATTR", 15, "NON_OBJECT_SLOT"),
+    ("ATTR", 16, "READ_ONLY"),
+    ("ATTR", 17, "AUDITED_SLOT"),
+    ("ATTR", 18, "NOT_MANAGED_DICT"),
+    ("ATTR", 19, "NON_STRING_OR_SPLIT"),
+    ("ATTR", 20, "MODULE_ATTR_NOT_FOUND"),
+    ("ATTR", 21, "SHADOWED"),
+    ("ATTR", 22, "BUILTIN_CLASS_METHOD"),
+    ("ATTR", 23, "CLASS_METHOD_OBJ"),
+    ("ATTR", 24, "OBJECT_SLOT"),
+    ("ATTR", 26, "INSTANCE_ATTRIBUTE"),
+    ("ATTR", 27, "METACLASS_ATTRIBUTE"),
+    ("ATTR", 28, "PROPERTY_NOT_PY_FUNCTION"),
+    ("ATTR", 29, "NOT_IN_KEYS"),
+    ("ATTR", 30, "NOT_IN_DICT"),
+    ("ATTR", 31, "CLASS_ATTR_SIMPLE"),
+    ("ATTR", 32, "CLASS_ATTR_DESCRIPTOR"),
+    ("ATTR", 33, "BUILTIN_CLASS_METHOD_OBJ"),
+    ("SUBSCR", 9, "ARRAY_INT"),
+    ("SUBSCR", 10, "ARRAY_SLICE"),
+    ("SUBSCR", 11, "LIST_SLICE"),
+    ("SUBSCR", 12, "TUPLE_SLICE"),
+    ("SUBSCR", 14, "STRING_SLICE"),
+    ("SUBSCR", 15, "BUFFER_INT"),
+    ("SUBSCR", 16, "BUFFER_SLICE"),
+    ("SUBSCR", 17, "SEQUENCE_INT"),
+    ("SUBSCR", 18, "BYTEARRAY_INT"),
+    ("SUBSCR", 19, "BYTEARRAY_SLICE"),
+    ("SUBSCR", 20, "PY_SIMPLE"),
+    ("SUBSCR", 21, "PY_OTHER"),
+    ("SUBSCR", 22, "DICT_SUBCLASS_NO_OVERRIDE"),
+    ("SUBSCR", 23, "NOT_HEAP_TYPE"),
+    ("BINARY_OP", 9, "ADD_DIFFERENT_TYPES"),
+    ("BINARY_OP", 10, "ADD_OTHER"),
+    ("BINARY_OP", 11, "AND_DIFFERENT_TYPES"),
+    ("BINARY_OP", 12, "AND_INT"),
+    ("BINARY_OP", 13, "AND_OTHER"),
+    ("BINARY_OP", 14, "FLOOR_DIVIDE"),
+    ("BINARY_OP", 15, "LSHIFT"),
+    ("BINARY_OP", 16, "MATRIX_MULTIPLY"),
+    ("BINARY_OP", 17, "MULTIPLY_DIFFERENT_TYPES"),
+    ("BINARY_OP", 18, "MULTIPLY_OTHER"),
+    ("BINARY_OP", 19, "OR"),
+    ("BINARY_OP", 20, "POWER"),
+    ("BINARY_OP", 21, "REMAINDER"),
+    ("BINARY_OP", 22, "RSHIFT"),
+    ("BINARY_OP", 23, "SUBTRACT_DIFFERENT_TYPES"),
+    ("BINARY_OP", 24, "SUBTRACT_OTHER"),
+    ("BINARY_OP", 25, "TRUE_DIVIDE_DIFFERENT_TYPES"),
+    ("BINARY_OP", 26, "TRUE_DIVIDE_FLOAT"),
+    ("BINARY_OP", 27, "TRUE_DIVIDE_OTHER"),
+    ("BINARY_OP", 28, "XOR"),
+    ("CALL", 11, "INSTANCE_METHOD"),
+    ("CALL", 12, "CMETHOD"),
+    ("CALL", 13, "CFUNC_VARARGS"),
+    ("CALL", 14, "CFUNC_VARARGS_KEYWORDS"),
+    ("CALL", 15, "CFUNC_NOARGS"),
+    ("CALL", 16, "CFUNC_METHOD_FASTCALL_KEYWORDS"),
+    ("CALL", 17, "METH_DESCR_VARARGS"),
+    ("CALL", 18, "METH_DESCR_VARARGS_KEYWORDS"),
+    ("CALL", 19, "METH_DESCR_METHOD_FASTCALL_KEYWORDS"),
+    ("CALL", 20, "BAD_CALL_FLAGS"),
+    ("CALL", 21, "INIT_NOT_PYTHON"),
+    ("CALL", 22, "PEP_523"),
+    ("CALL", 23, "BOUND_METHOD"),
+    ("CALL", 24, "STR"),
+    ("CALL", 25, "CLASS_NO_VECTORCALL"),
+    ("CALL", 26, "CLASS_MUTABLE"),
+    ("CALL", 28, "METHOD_WRAPPER"),
+    ("CALL", 29, "OPERATOR_WRAPPER"),
+    ("CALL", 30, "INIT_NOT_SIMPLE"),
+    ("CALL", 31, "METACLASS"),
+    ("CALL", 32, "INIT_NOT_INLINE_VALUES"),
+    ("COMPARE_OP", 12, "DIFFERENT_TYPES"),
+    ("COMPARE_OP", 13, "STRING"),
+    ("COMPARE_OP", 14, "BIG_INT"),
+    ("COMPARE_OP", 15, "BYTES"),
+    ("COMPARE_OP", 16, "TUPLE"),
+    ("COMPARE_OP", 17, "LIST"),
+    ("COMPARE_OP", 18, "SET"),
+    ("COMPARE_OP", 19, "BOOL"),
+    ("COMPARE_OP", 20, "BASEOBJECT"),
+    ("COMPARE_OP", 21, "FLOAT_LONG"),
+    ("COMPARE_OP", 22, "LONG_FLOAT"),
+    ("ITER", 10, "GENERATOR"),
+    ("ITER", 11, "COROUTINE"),
+    ("ITER", 12, "ASYNC_GENERATOR"),
+    ("ITER", 13, "LIST"),
+    ("ITER", 14, "TUPLE"),
+    ("ITER", 15, "SET"),
+    ("ITER", 16, "STRING"),
+    ("ITER", 17, "BYTES"),
+    ("ITER", 18, "RANGE"),
+    ("ITER", 19, "ITERTOOLS"),
+    ("ITER", 20, "DICT_KEYS"),
+    ("ITER", 21, "DICT_ITEMS"),
+    ("ITER", 22, "DICT_VALUES"),
+    ("ITER", 23, "ENUMERATE"),
+    ("ITER", 24, "MAP"),
+    ("ITER", 25, "ZIP"),
+    ("ITER", 26, "SEQ_ITER"),
+    ("ITER", 27, "REVERSED_LIST"),
+    ("ITER", 28, "CALLABLE"),
+    ("ITER", 29, "ASCII_STRING"),
+    ("ITER", 30, "ASYNC_GENERATOR_SEND"),
+    ("UNPACK_SEQUENCE", 9, "ITERATOR"),
+    ("UNPACK_SEQUENCE", 10, "SEQUENCE"),
+    ("TO_BOOL", 9, "BYTEARRAY"),
+    ("TO_BOOL", 10, "BYTES"),
+    ("TO_BOOL", 11, "DICT"),
+    ("TO_BOOL", 12, "FLOAT"),
+    ("TO_BOOL", 13, "MAPPING"),
+    ("TO_BOOL", 14, "MEMORY_VIEW"),
+    ("TO_BOOL", 15, "NUMBER"),
+    ("TO_BOOL", 16, "SEQUENCE"),
+    ("TO_BOOL", 17, "SET"),
+    ("TO_BOOL", 18, "TUPLE"),
+    ("CONTAINS_OP", 9, "STR"),
+    ("CONTAINS_OP", 10, "TUPLE"),
+    ("CONTAINS_OP", 11, "LIST"),
+    ("CONTAINS_OP", 12, "USER_CLASS"),
+];
+
+/// Kinds 0–8 have kept these numbers since 3.12 (checked in the 3.12, 3.13.5 and 3.14
+/// sources): used for versions without a table of their own (3.14+, or named files whose
+/// version is unknown), whose family-specific numbers are not named.
 const COMMON_KINDS_313: &[(&str, u32, &str)] = &[
     ("", 0, "OTHER"),
     ("", 1, "NO_DICT"),
@@ -285,12 +433,14 @@ pub struct FailureKindName {
 }
 
 /// Names failure kind `kind` of `family` (a family head such as `"LOAD_ATTR"`) for CPython
-/// `minor` (`None`: a version that names opcodes, 3.13+).
+/// `minor` (`None`: a version that names opcodes, 3.13+, but not which one: only the common
+/// kinds are named).
 ///
 /// Follows `summarize_stats.py` of the same version: a kind below the first family-specific
 /// number (7 in 3.11, 9 from 3.12) is common to all families; otherwise it is looked up in the
 /// family's group (`LOAD_ATTR` and `STORE_ATTR` share `ATTR`, the subscripts share `SUBSCR`,
-/// 3.11 `PRECALL` uses `CALL`'s, 3.12 `FOR_ITER` and `SEND` share `ITER`).
+/// 3.11 `PRECALL` uses `CALL`'s, from 3.12 `FOR_ITER` and `SEND` share `ITER` and
+/// `LOAD_SUPER_ATTR` has `SUPER`).
 pub fn failure_kind_name(minor: Option<(u32, u32)>, family: &str, kind: u32) -> FailureKindName {
     let (table, first_specific, group): (&[(&str, u32, &str)], u32, &str) = match minor {
         Some((3, 11)) => {
@@ -306,6 +456,7 @@ pub fn failure_kind_name(minor: Option<(u32, u32)>, family: &str, kind: u32) -> 
             (FAIL_KINDS_311, 7, group)
         }
         Some((3, 12)) => (FAIL_KINDS_312, 9, group_312(family)),
+        Some((3, 13)) => (FAIL_KINDS_313, 9, group_312(family)),
         _ => (COMMON_KINDS_313, 9, ""),
     };
     let wanted = if kind < first_specific { "" } else { group };

@@ -1,10 +1,11 @@
 //! Summaries of one run's specialization statistics and the diff of two runs.
 //!
-//! The numbers are those of CPython's own `Tools/scripts/summarize_stats.py` (3.11): per
-//! family (a base instruction with its specialized forms) the counters CPython records on the
-//! family head — hits, misses, deopts, deferrals, specialization successes and failures, and
-//! the failure kinds by name — plus execution counts per opname with each specialized form's
-//! own misses. The tests check them against that script's output for real 3.11 files.
+//! The numbers are those of CPython's own `Tools/scripts/summarize_stats.py` of the version
+//! that wrote the stats: per family (a base instruction with its specialized forms) the
+//! counters CPython records on the family head — hits, misses, deopts, deferrals,
+//! specialization successes and failures, and the failure kinds by name — plus execution
+//! counts per opname with each specialized form's own misses. The tests check them against
+//! that script's output for real 3.11.2 and 3.13.5 files (`tests/pystats.rs`).
 //!
 //! Failure kinds are named by [`crate::failure_kinds`] (re-exported here).
 
@@ -49,9 +50,13 @@ pub struct FamilySummary {
     pub family: String,
     /// CPython marked the head `specializable`.
     pub specializable: bool,
-    /// Executions of the head itself (before quickening; summarize_stats calls it
-    /// "unquickened").
+    /// Executions of the head itself (3.11: before quickening, summarize_stats calls it
+    /// "unquickened"; 3.12+: every execution of the head, its deferred ones included).
     pub unquickened: u64,
+    /// The head's executions include its deferred ones (3.12+, where the head is its own
+    /// adaptive form; 3.11 has separate `*_ADAPTIVE` forms), so [`FamilySummary::total`] does
+    /// not add them again.
+    pub deferred_in_unquickened: bool,
     /// Executions of the adaptive form while backing off.
     pub deferred: u64,
     /// Executions of specialized forms whose guards held.
@@ -64,18 +69,20 @@ pub struct FamilySummary {
     pub success: u64,
     /// Specialization attempts that failed.
     pub failure: u64,
-    /// Failures by kind, most frequent first (ties: higher kind number first, as
-    /// summarize_stats sorts them).
+    /// Failures by kind, most frequent first (ties as summarize_stats sorts them: higher kind
+    /// number first up to 3.12, lower first from 3.13).
     pub failure_kinds: Vec<FailureKindCount>,
     /// The other opnames of the family that executed, most executed first.
     pub members: Vec<MemberCount>,
 }
 
 impl FamilySummary {
-    /// `deferred + hit + miss + unquickened`: the denominator of the ratios in 3.11's
-    /// summarize_stats.py.
+    /// The family's executions, the denominator of summarize_stats.py's ratios:
+    /// `deferred + hit + miss + unquickened` for 3.11, `hit + miss + unquickened` from 3.12
+    /// (see [`FamilySummary::deferred_in_unquickened`]; 3.13's script sums exactly these).
     pub fn total(&self) -> u64 {
-        [self.deferred, self.hit, self.miss, self.unquickened].iter().fold(0u64, |t, v| t.saturating_add(*v))
+        let deferred = if self.deferred_in_unquickened { 0 } else { self.deferred };
+        [deferred, self.hit, self.miss, self.unquickened].iter().fold(0u64, |t, v| t.saturating_add(*v))
     }
 
     /// `success + failure`.
@@ -108,8 +115,9 @@ pub struct StatsSummary {
     pub total_executions: u64,
     /// Families with any specialization activity, busiest first (by [`FamilySummary::total`]).
     pub families: Vec<FamilySummary>,
-    /// Every opname that executed, most executed first (ties: by name, descending, as
-    /// summarize_stats sorts them).
+    /// Every opname that executed, most executed first (ties: by name, descending, as 3.11's
+    /// summarize_stats sorts them; 3.13's keeps ties in opcode-number order, which named
+    /// files do not give, so there only the order of equal counts can differ).
     pub executions: Vec<ExecutionCount>,
 }
 
@@ -139,6 +147,9 @@ pub fn percent(num: u64, den: u64) -> String {
 /// Summarizes one run.
 pub fn summarize(stats: &Stats) -> StatsSummary {
     let minor = stats.minor_version();
+    // No version: named opcodes, so 3.13+.
+    let deferred_in_unquickened = minor.is_none_or(|m| m >= (3, 12));
+    let newer_script = minor.is_none_or(|m| m >= (3, 13));
     let mut executions = Vec::new();
     let mut members: BTreeMap<String, Vec<MemberCount>> = BTreeMap::new();
     for (name, s) in &stats.opcodes {
@@ -189,7 +200,11 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
             .filter(|(_, &count)| count > 0)
             .map(|(&kind, &count)| FailureKindCount { kind, name: failure_kind_name(minor, &head, kind), count })
             .collect();
-        failure_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(b.kind.cmp(&a.kind)));
+        if newer_script {
+            failure_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(a.kind.cmp(&b.kind)));
+        } else {
+            failure_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(b.kind.cmp(&a.kind)));
+        }
         let mut m = members.remove(head.as_str()).unwrap_or_default();
         m.sort_by(|a, b| b.execution_count.cmp(&a.execution_count).then_with(|| a.opname.cmp(&b.opname)));
         let sp = &s.specialization;
@@ -197,6 +212,7 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
             family: head,
             specializable: s.specializable,
             unquickened: s.execution_count,
+            deferred_in_unquickened,
             deferred: sp.deferred,
             hit: sp.hit,
             miss: sp.miss,
@@ -456,6 +472,9 @@ mod tests {
         assert_eq!(n(Some((3, 12)), "CALL", 7), "code complex parameters");
         assert_eq!(n(Some((3, 12)), "SEND", 13), "list");
         assert_eq!(n(Some((3, 12)), "LOAD_SUPER_ATTR", 10), "shadowed");
+        assert_eq!(n(Some((3, 13)), "LOAD_ATTR", 14), "property");
+        assert_eq!(n(Some((3, 13)), "FOR_ITER", 18), "range");
+        assert_eq!(n(Some((3, 13)), "CALL", 23), "bound method");
         assert_eq!(n(None, "LOAD_ATTR", 4), "out of range");
         assert_eq!(n(None, "LOAD_ATTR", 14), "kind 14");
     }

@@ -61,23 +61,33 @@ fn find(minor: &'static str) -> Result<Interpreter, String> {
     }
 }
 
-/// The CPython 3.11 `--enable-pystats` build: env `SPECDIFF_PYSTATS_PYTHON`, else the one
-/// `scripts/build-pystats-python.sh` installs in `.tools/pystats-python/bin/python3.11`.
-/// Only checked to exist: running it would leave a stats file in `/tmp/py_stats`.
-pub fn pystats_python() -> Result<PathBuf, String> {
-    if let Some(p) = std::env::var_os("SPECDIFF_PYSTATS_PYTHON").filter(|p| !p.is_empty()) {
+/// The CPython versions `scripts/build-pystats-python.sh VERSION` builds with
+/// `--enable-pystats`; tests/pystats_capture.rs runs under each one present.
+pub const PYSTATS_MINORS: [&str; 2] = ["3.11", "3.13"];
+
+/// The `--enable-pystats` build of CPython `minor` (one of [`PYSTATS_MINORS`]): env
+/// `SPECDIFF_PYSTATS_PYTHON` (3.11) or `SPECDIFF_PYSTATS_PYTHON_3_13` (3.13), else the one
+/// `scripts/build-pystats-python.sh MINOR` installs (`.tools/pystats-python/bin/python3.11`,
+/// `.tools/pystats-python-3.13/bin/python3.13`). Only checked to exist: running a 3.11 one
+/// would leave a stats file in `/tmp/py_stats`.
+pub fn pystats_python(minor: &str) -> Result<PathBuf, String> {
+    let var = match minor {
+        "3.11" => "SPECDIFF_PYSTATS_PYTHON".to_string(),
+        _ => format!("SPECDIFF_PYSTATS_PYTHON_{}", minor.replace('.', "_")),
+    };
+    if let Some(p) = std::env::var_os(&var).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
-        return if p.is_file() {
-            Ok(p)
-        } else {
-            Err(format!("SPECDIFF_PYSTATS_PYTHON={} does not exist", p.display()))
-        };
+        return if p.is_file() { Ok(p) } else { Err(format!("{var}={} does not exist", p.display())) };
     }
-    let p = repo_root().join(".tools/pystats-python/bin/python3.11");
+    let prefix = match minor {
+        "3.11" => ".tools/pystats-python".to_string(),
+        _ => format!(".tools/pystats-python-{minor}"),
+    };
+    let p = repo_root().join(prefix).join(format!("bin/python{minor}"));
     if p.is_file() {
         Ok(p)
     } else {
-        Err("no pystats build (scripts/build-pystats-python.sh makes one)".into())
+        Err(format!("no CPython {minor} pystats build (scripts/build-pystats-python.sh {minor} makes one)"))
     }
 }
 
@@ -97,14 +107,16 @@ pub fn interpreters() -> &'static [Interpreter] {
                 Err(why) => report.push_str(&format!("CPython {minor}: SKIPPED ({why})\n")),
             }
         }
-        // The pystats build is not one of `found` (the general tests do not run under it);
-        // tests/pystats_capture.rs does. Listed here so the report names it in every case.
-        match pystats_python() {
-            Ok(p) => report.push_str(&format!(
-                "CPython 3.11 --enable-pystats: ran ({}; by tests/pystats_capture.rs)\n",
-                p.display()
-            )),
-            Err(why) => report.push_str(&format!("CPython 3.11 --enable-pystats: SKIPPED: {why}\n")),
+        // The pystats builds are not among `found` (the general tests do not run under them);
+        // tests/pystats_capture.rs does. Listed here so the report names them in every case.
+        for minor in PYSTATS_MINORS {
+            match pystats_python(minor) {
+                Ok(p) => report.push_str(&format!(
+                    "CPython {minor} --enable-pystats: ran ({}; by tests/pystats_capture.rs)\n",
+                    p.display()
+                )),
+                Err(why) => report.push_str(&format!("CPython {minor} --enable-pystats: SKIPPED ({why})\n")),
+            }
         }
         eprint!("{report}");
         let target = repo_root().join("target");

@@ -13,7 +13,9 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
-use similar::{capture_diff_slices_deadline, Algorithm, DiffOp};
+#[cfg(feature = "align-algorithms")]
+use similar::{capture_diff_slices_deadline, Algorithm};
+use similar::DiffOp;
 
 use crate::normalize::{Site, SiteTag};
 
@@ -45,6 +47,9 @@ pub struct AlignedRow {
 }
 
 /// The diff algorithm for the first pass.
+///
+/// Without the cargo feature `align-algorithms` (on by default; the web viewer turns it off to
+/// link only Myers) every choice runs Myers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AlignAlgorithm {
@@ -59,6 +64,7 @@ pub enum AlignAlgorithm {
     Lcs,
 }
 
+#[cfg(feature = "align-algorithms")]
 impl AlignAlgorithm {
     fn similar(self) -> Algorithm {
         match self {
@@ -107,6 +113,34 @@ fn diff(options: &AlignOptions, old: &[u64], new: &[u64]) -> Vec<DiffOp> {
     #[cfg(target_arch = "wasm32")]
     let deadline = None;
     capture_diff_slices_deadline(options.algorithm.similar(), old, new, deadline)
+}
+
+/// Without `align-algorithms`: every choice runs Myers, and only Myers is linked (`similar`
+/// picks its algorithm at run time, so naming one links them all).
+#[cfg(not(feature = "align-algorithms"))]
+struct Myers;
+
+#[cfg(not(feature = "align-algorithms"))]
+impl AlignAlgorithm {
+    fn similar(self) -> Myers {
+        Myers
+    }
+}
+
+#[cfg(not(feature = "align-algorithms"))]
+fn capture_diff_slices_deadline(_: Myers, old: &[u64], new: &[u64], deadline: Option<std::time::Instant>) -> Vec<DiffOp> {
+    myers_only(old, new, deadline)
+}
+
+/// What `similar::capture_diff_slices_deadline(Algorithm::Myers, …)` does (a test checks it).
+#[cfg(any(test, not(feature = "align-algorithms")))]
+fn myers_only(old: &[u64], new: &[u64], deadline: Option<std::time::Instant>) -> Vec<DiffOp> {
+    use similar::algorithms::{myers, Capture, Compact, Replace};
+    let mut d = Compact::new(Replace::new(Capture::new()), old, new);
+    match myers::diff_deadline(&mut d, old, 0..old.len(), new, 0..new.len(), deadline) {
+        Ok(()) => d.into_inner().into_inner().into_ops(),
+        Err(never) => match never {},
+    }
 }
 
 fn row(kind: RowKind, base: Option<usize>, head: Option<usize>) -> AlignedRow {
@@ -197,6 +231,18 @@ mod tests {
         let rows = align_sites(&base, &head, &AlignOptions::default());
         let kinds: Vec<RowKind> = rows.iter().map(|r| r.kind).collect();
         assert_eq!(kinds, [RowKind::Same, RowKind::Modified, RowKind::HeadOnly, RowKind::Same]);
+    }
+
+    #[cfg(feature = "align-algorithms")]
+    proptest::proptest! {
+        /// The Myers-only path (the web viewer's build) gives exactly `similar`'s Myers ops.
+        #[test]
+        fn myers_only_is_similar_myers(
+            old in proptest::collection::vec(0u64..6, 0..60),
+            new in proptest::collection::vec(0u64..6, 0..60),
+        ) {
+            proptest::prop_assert_eq!(myers_only(&old, &new, None), capture_diff_slices_deadline(Algorithm::Myers, &old, &new, None));
+        }
     }
 
     #[test]

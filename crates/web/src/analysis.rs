@@ -3,7 +3,7 @@
 //! classification here comes from the core (normalizer, matching, classifier, explainer,
 //! summaries); this module only picks, words and orders them for display.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use specdiff_core::classify::SiteView;
@@ -16,22 +16,6 @@ use specdiff_core::summary::{Hotness, KindCounts, ShareTally};
 
 use crate::format::{count, percent, seconds, signed, sort_dyn, sort_indices};
 use crate::model::*;
-
-impl From<ChangeKind> for Class {
-    fn from(k: ChangeKind) -> Class {
-        match k {
-            ChangeKind::Lost => Class::Lost,
-            ChangeKind::Missing => Class::Missing,
-            ChangeKind::BackedOff => Class::BackedOff,
-            ChangeKind::Churning => Class::Churning,
-            ChangeKind::Changed => Class::Changed,
-            ChangeKind::Gained => Class::Gained,
-            ChangeKind::Added => Class::Added,
-            ChangeKind::Removed => Class::Removed,
-            ChangeKind::Unchanged => Class::Unchanged,
-        }
-    }
-}
 
 impl From<specdiff_core::summary::Share> for Share {
     fn from(s: specdiff_core::summary::Share) -> Share {
@@ -125,7 +109,7 @@ fn short_path(path: &str) -> &str {
 }
 
 fn counts_of(k: &KindCounts) -> Vec<(Class, u32)> {
-    ChangeKind::ALL.iter().map(|&c| (Class::from(c), k.get(c))).filter(|(_, n)| *n > 0).collect()
+    ChangeKind::ALL.iter().map(|&c| (c, k.get(c))).filter(|(_, n)| *n > 0).collect()
 }
 
 /// The function-level class: the most telling class among its sites.
@@ -134,27 +118,26 @@ fn status_of(k: &KindCounts) -> Class {
         .iter()
         .copied()
         .find(|&c| c != ChangeKind::Unchanged && k.get(c) > 0)
-        .map_or(Class::Unchanged, Class::from)
+        .unwrap_or(Class::Unchanged)
 }
 
 /// Builds the diff summary of two runs.
 pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String], summary: &mut Summary) -> Entries {
     let report = pair.report();
     let mut entries = Entries::new();
-    let mut used: HashSet<String> = HashSet::new();
     let mut rows = Vec::new();
-    let mut take_key = |key: &str, entries: &mut Entries, codes: (Option<u32>, Option<u32>)| -> String {
+    let take_key = |key: &str, entries: &mut Entries, codes: (Option<u32>, Option<u32>)| -> String {
         let mut k = key.to_string();
-        while used.contains(&k) {
+        while entries.contains_key(&k) {
             k.push('\'');
         }
-        used.insert(k.clone());
         entries.insert(k.clone(), codes);
         k
     };
-    let mut changed_pairs = HashSet::new();
+    // The base code of each head code object the report lists (matching pairs them 1:1).
+    let mut changed: Vec<Option<u32>> = vec![None; pair.head().code.len()];
     for f in &report.functions {
-        changed_pairs.insert((f.base_code, f.head_code));
+        changed[f.head_code as usize] = Some(f.base_code);
         let key = take_key(&head_keys[f.head_code as usize], &mut entries, (Some(f.base_code), Some(f.head_code)));
         rows.push(FunctionRow {
             key,
@@ -172,7 +155,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
     }
     // Matched functions without changes (the report leaves them out).
     for (b, h) in pair.matched_pairs() {
-        if changed_pairs.contains(&(b, h)) {
+        if changed[h as usize] == Some(b) {
             continue;
         }
         // No changed site: both sides have the same sites, specialized the same way, so one
@@ -341,7 +324,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
                 offset: first.and_then(|c| c.head_offset.or(c.base_offset)),
                 title: f.qualname.clone(),
                 location: format!("{}:{}", short_path(&f.file), f.head_first_line),
-                class: first.map_or(Class::Lost, |c| c.kind.into()),
+                class: first.map_or(Class::Lost, |c| c.kind),
                 detail: format!(
                     "{} regression{} · {} of samples · {}",
                     f.regressions,
@@ -515,10 +498,9 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), single: Opt
     let mut interesting = Vec::new();
     let mut current_line: Option<u32> = None;
     let mut shown_max: u32 = 0;
-    let line_samples = |d: &Dump, code: Option<u32>| -> HashMap<u32, u64> {
-        code.map(|c| d.code[c as usize].line_samples.iter().copied().collect()).unwrap_or_default()
+    let samples = |d: &Dump, code: Option<u32>, line: u32| -> u64 {
+        code.and_then(|c| d.code[c as usize].line_samples.iter().find(|s| s.0 == line)).map_or(0, |s| s.1)
     };
-    let (bs, hs) = (line_samples(bd, rows.base_code), line_samples(hd, rows.head_code));
     let mut counts = KindCounts::default();
     for row in &rows.rows {
         if let Some(k) = row.change {
@@ -539,7 +521,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), single: Opt
                         out.push(DetailRow::Source {
                             line: n,
                             text: text.clone(),
-                            samples: [bs.get(&n).copied().unwrap_or(0), hs.get(&n).copied().unwrap_or(0)],
+                            samples: [samples(bd, rows.base_code, n), samples(hd, rows.head_code, n)],
                         });
                         interesting.push(false);
                     }
@@ -617,7 +599,7 @@ fn push_row(row: &Row, single: bool, out: &mut Vec<DetailRow>, interesting: &mut
     let b = row.base.as_ref().map_or(&empty, |s| &s.instructions);
     let h = if single { &empty } else { row.head.as_ref().map_or(&empty, |s| &s.instructions) };
     let n = b.len().max(h.len());
-    let class = row.change.map(Class::from);
+    let class = row.change;
     let marked = !single && row.is_interesting();
     for k in 0..n {
         let last = k + 1 == n;

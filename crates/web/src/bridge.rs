@@ -99,14 +99,25 @@ thread_local! {
 
 fn post_to_page(r: Response) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let _ = scope.post_message(&JsValue::from_str(&r.to_json()));
+    let msg = message(&r.to_bytes());
+    let _ = scope.post_message_with_transfer(&msg, &js_sys::Array::of1(&msg.buffer()));
 }
 
-/// Worker entry point: one message from the page, `{req: string, files: File[]}`.
+/// A message's bytes in a fresh `ArrayBuffer` (transferred, not copied, by `postMessage`).
+fn message(bytes: &[u8]) -> js_sys::Uint8Array {
+    js_sys::Uint8Array::from(bytes)
+}
+
+/// The bytes of a message made by [`message`].
+fn message_bytes(v: &JsValue) -> Option<Vec<u8>> {
+    v.dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
+}
+
+/// Worker entry point: one message from the page, `{req: Uint8Array, files: File[]}`.
 #[wasm_bindgen]
 pub fn specdiff_worker_message(data: JsValue) {
-    let req = js_sys::Reflect::get(&data, &"req".into()).ok().and_then(|v| v.as_string());
-    let Some(request) = req.as_deref().and_then(Request::from_json) else {
+    let req = js_sys::Reflect::get(&data, &"req".into()).ok().and_then(|v| message_bytes(&v));
+    let Some(request) = req.as_deref().and_then(Request::from_bytes) else {
         post_to_page(Response::Failed { side: None, message: "engine: unreadable request".into() });
         return;
     };
@@ -147,6 +158,8 @@ impl PartialEq for Bridge {
 
 /// The bootstrap of the worker: imports the wasm-bindgen glue, instantiates the module the page
 /// sends first, then passes every further message to `specdiff_worker_message`, in order.
+/// It reports to the page with two strings, `"ready"` and `"failed: …"`; everything else the
+/// worker sends is a [`Response`]'s bytes.
 /// The first message is `{module, glueText}`: `glueText` (the glue's source, set by the offline
 /// single-file page) is imported from a blob: URL made inside the worker, because a `file://`
 /// page's blob: URLs cannot be imported by its worker.
@@ -159,8 +172,7 @@ fn bootstrap(glue_url: &str) -> String {
              const first = e.data;\n\
              const url = first.glueText ? URL.createObjectURL(new Blob([first.glueText], {{ type: 'text/javascript' }})) : {glue};\n\
              ready = import(url).then(async (m) => {{ await m.default({{ module_or_path: first.module }}); return m; }});\n\
-             ready.then(() => self.postMessage(JSON.stringify({{ Ready: {{ mode: 'worker' }} }})),\n\
-                        (err) => self.postMessage(JSON.stringify({{ WorkerFailed: String(err) }})));\n\
+             ready.then(() => self.postMessage('ready'), (err) => self.postMessage('failed: ' + String(err)));\n\
              return;\n\
            }}\n\
            ready.then((m) => m.specdiff_worker_message(e.data));\n\
@@ -243,13 +255,19 @@ impl Bridge {
         let weak = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let Some(inner) = weak.upgrade() else { return };
-            let text = e.data().as_string().unwrap_or_default();
+            let data = e.data();
             let bridge = Bridge { inner };
-            if text.starts_with("{\"WorkerFailed\"") {
-                bridge.fall_back(&text);
-                return;
-            }
-            let Some(resp) = Response::from_json(&text) else { return };
+            let resp = match data.as_string() {
+                Some(text) if text == "ready" => Response::Ready { mode: "worker".into() },
+                Some(text) => {
+                    bridge.fall_back(&text);
+                    return;
+                }
+                None => match message_bytes(&data).as_deref().and_then(Response::from_bytes) {
+                    Some(resp) => resp,
+                    None => return,
+                },
+            };
             timeline(&resp);
             if matches!(resp, Response::Ready { .. }) {
                 bridge.worker_ready();
@@ -354,11 +372,12 @@ fn timeline(r: &Response) {
 
 fn post_to_worker(w: &Worker, request: &Request, files: &[File]) {
     let msg = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&msg, &"req".into(), &JsValue::from_str(&request.to_json()));
+    let req = message(&request.to_bytes());
+    let _ = js_sys::Reflect::set(&msg, &"req".into(), &req);
     let arr = js_sys::Array::new();
     for f in files {
         arr.push(f);
     }
     let _ = js_sys::Reflect::set(&msg, &"files".into(), &arr);
-    let _ = w.post_message(&msg);
+    let _ = w.post_message_with_transfer(&msg, &js_sys::Array::of1(&req.buffer()));
 }

@@ -3,7 +3,6 @@
 //! native unit tests alike. Reading, normalizing, matching and classifying are `specdiff_core`'s
 //! work; this module only turns their results into view models.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use specdiff_core::dump::Dump;
@@ -369,14 +368,24 @@ impl Session {
             .collect();
         wanted.truncate(400);
         loop {
-            let mut keep: [HashSet<u32>; 2] = Default::default();
+            // Code objects to keep, per side (one run: both entries index that run's dump).
+            let mut keep: [Vec<bool>; 2] = Default::default();
+            let mut mark = |side: usize, i: Option<u32>| {
+                if let Some(i) = i.map(|i| i as usize) {
+                    let v = &mut keep[side];
+                    if v.len() <= i {
+                        v.resize(i + 1, false);
+                    }
+                    v[i] = true;
+                }
+            };
             for k in wanted.iter().copied().chain(focus) {
                 if let Some(&(b, h)) = a.entries.get(k) {
-                    keep[0].extend(b);
-                    keep[1].extend(h);
+                    mark(0, b);
+                    mark(1, h);
                 }
             }
-            let reduce = |d: &Option<Rc<Dump>>, keep: &HashSet<u32>| d.as_ref().map(|d| share::reduce(d, |i, _| keep.contains(&(i as u32))));
+            let reduce = |d: &Option<Rc<Dump>>, keep: &[bool]| d.as_ref().map(|d| share::reduce(d, |i, _| keep.get(i).copied().unwrap_or(false)));
             let (rb, rh) = if a.single == Some(Side::Head) {
                 (None, reduce(&head, &keep[0]))
             } else {
@@ -569,9 +578,14 @@ mod tests {
         .unwrap()
     }
 
+    /// Runs a request; every response also goes through its binary form (as to the page).
     fn collect(session: &mut Session, req: Request, files: Vec<InputFile>) -> Vec<Response> {
+        assert_eq!(Request::from_bytes(&req.to_bytes()).as_ref(), Some(&req));
         let mut v = Vec::new();
         session.handle(req, files, &mut |r| v.push(r));
+        for r in &v {
+            assert_eq!(Response::from_bytes(&r.to_bytes()).as_ref(), Some(r));
+        }
         v
     }
 
@@ -673,6 +687,11 @@ mod tests {
         });
         assert_eq!(lost, Some(("LOAD_ATTR_SLOT".to_string(), "LOAD_ATTR".to_string())));
         assert!(matches!(&d.rows[0], DetailRow::Source { line: 1, .. }));
+        // The same view through a request (and its binary form), and the stats table.
+        let v = collect(&mut s, Request::Function { key: "__main__:f".into() }, vec![]);
+        assert!(matches!(&v[..], [Response::Function(f)] if **f == d));
+        let v = collect(&mut s, Request::Stats, vec![]);
+        assert!(matches!(&v[..], [Response::Stats(_)]));
         // Same dump twice: nothing changed.
         let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b2.json", dump_json(&["f", "g"], true, "2026-01-02T00:00:00Z"))]);
         assert!(summary_of(&v).rows.iter().all(|r| !r.is_changed()));

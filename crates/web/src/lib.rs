@@ -7,7 +7,7 @@
 //! `specdiff_core`; this crate only lays it out.
 //!
 //! Layers:
-//! - [`model`], [`protocol`]: the data exchanged with the engine.
+//! - [`model`], [`protocol`], [`wire`]: the data exchanged with the engine and its binary form.
 //! - [`engine`]: pure Rust, runs anywhere (native unit tests included).
 //! - [`state`], [`route`], [`format`]: the page state and its pure reducer.
 //! - [`bridge`], [`browser`], [`components`]: browser I/O and the Yew components.
@@ -16,6 +16,7 @@ pub mod engine;
 pub mod format;
 pub mod model;
 pub mod protocol;
+pub mod wire;
 pub mod route;
 pub mod state;
 pub mod analysis;

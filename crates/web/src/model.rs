@@ -2,10 +2,11 @@
 //! already formatted for display where formatting needs domain knowledge. The components only
 //! lay these out; they compute nothing about specialization.
 
-use serde::{Deserialize, Serialize};
+use crate::wire::{Reader, Wire};
+use crate::{wire_struct, wire_unit_enum};
 
 /// One of the two runs being compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     /// The run before the change.
     Base,
@@ -43,7 +44,7 @@ impl Side {
 }
 
 /// The per-pane label of a loaded run (like Compiler Explorer's pane titles).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideInfo {
     /// File name of the dump (or of the first stats file).
     pub file: String,
@@ -64,73 +65,39 @@ pub struct SideInfo {
 }
 
 /// How a specialization site (or a whole function) compares between the runs: the core's
-/// `ChangeKind`, with display names and plain-words descriptions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Class {
-    /// Specialized in base, generic (or rewritten away) in head.
-    Lost,
-    /// Same specialization, but head's counter shows more misses since specialization.
-    Missing,
-    /// Generic on both sides; head's backoff shows more failed specialization attempts.
-    BackedOff,
-    /// The sampler saw head's opname flip at this site more often than base's.
-    Churning,
-    /// Specialized on both sides, differently.
-    Changed,
-    /// Generic in base, specialized in head.
-    Gained,
-    /// A site only head has (code edit), or a code object only head has.
-    Added,
-    /// A site only base has (code edit), or a code object only base has.
-    Removed,
-    /// Nothing changed.
-    Unchanged,
+/// `ChangeKind` (`Unchanged` for a single run); [`ClassText`] adds display names and
+/// plain-words descriptions.
+pub use specdiff_core::classify::ChangeKind as Class;
+
+/// Display texts of a [`Class`].
+pub trait ClassText: Sized {
+    /// Snake-case name, as the CLI prints it (also the CSS class suffix).
+    fn name(self) -> &'static str;
+    /// Parses [`ClassText::name`].
+    fn from_name(s: &str) -> Option<Self>;
+    /// Short human label.
+    fn label(self) -> &'static str;
+    /// One sentence in plain words.
+    fn describe(self) -> &'static str;
 }
 
-impl Class {
-    /// Every class, in report order.
-    pub const ALL: [Class; 9] = [
-        Class::Lost,
-        Class::Missing,
-        Class::BackedOff,
-        Class::Churning,
-        Class::Changed,
-        Class::Gained,
-        Class::Added,
-        Class::Removed,
-        Class::Unchanged,
-    ];
-
-    /// Snake-case name, as the CLI prints it (also the CSS class suffix).
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Lost => "lost",
-            Class::Gained => "gained",
-            Class::Changed => "changed",
-            Class::Missing => "missing",
-            Class::BackedOff => "backed_off",
-            Class::Churning => "churning",
-            Class::Added => "added",
-            Class::Removed => "removed",
-            Class::Unchanged => "unchanged",
-        }
+impl ClassText for Class {
+    fn name(self) -> &'static str {
+        self.as_str()
     }
 
-    /// Parses [`Class::name`].
-    pub fn from_name(s: &str) -> Option<Class> {
+    fn from_name(s: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == s)
     }
 
-    /// Short human label.
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             Class::BackedOff => "backed off",
             c => c.name(),
         }
     }
 
-    /// One sentence in plain words.
-    pub fn describe(self) -> &'static str {
+    fn describe(self) -> &'static str {
         match self {
             Class::Lost => "specialized in base, generic (or rewritten away) in head",
             Class::Missing => "same specialization, but head's counter shows more misses since it was specialized",
@@ -143,15 +110,10 @@ impl Class {
             Class::Unchanged => "the same in both runs",
         }
     }
-
-    /// Counted as a regression (as the core counts them: lost, missing, backed off).
-    pub fn is_regression(self) -> bool {
-        matches!(self, Class::Lost | Class::Missing | Class::BackedOff)
-    }
 }
 
 /// What the page is showing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Nothing loaded.
     Empty,
@@ -162,7 +124,7 @@ pub enum Mode {
 }
 
 /// Good or bad, for colouring a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
     /// Better in head.
     Good,
@@ -173,7 +135,7 @@ pub enum Tone {
 }
 
 /// A run-level number, per side.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Metric {
     /// What it is.
     pub label: String,
@@ -190,7 +152,7 @@ pub struct Metric {
 }
 
 /// Specialized sites out of all sites.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Share {
     /// Sites currently in a specialized form.
     pub specialized: u32,
@@ -210,7 +172,7 @@ impl Share {
 }
 
 /// One family (base instruction) in the before/after bar chart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FamilyBar {
     /// E.g. `"LOAD_ATTR"`.
     pub family: String,
@@ -221,7 +183,7 @@ pub struct FamilyBar {
 }
 
 /// An entry of the "top regressions" (or, for one run, "hottest") list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TopItem {
     /// Function key (see [`FunctionRow::key`]).
     pub key: String,
@@ -240,7 +202,7 @@ pub struct TopItem {
 }
 
 /// Run-level view.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overview {
     /// Run-level numbers.
     pub metrics: Vec<Metric>,
@@ -253,7 +215,7 @@ pub struct Overview {
 }
 
 /// One row of the function list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FunctionRow {
     /// Stable identity across reloads and links: `module:qualname` (plus `~n` for duplicates).
     pub key: String,
@@ -297,7 +259,7 @@ impl FunctionRow {
 }
 
 /// Everything the page needs after a (re)load: the overview and the function list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
     /// Increases with every load; lets the page drop stale answers.
     pub generation: u64,
@@ -328,7 +290,7 @@ impl Summary {
 }
 
 /// One instruction in the function view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ins {
     /// Offset in bytes.
     pub offset: u32,
@@ -351,7 +313,7 @@ pub struct Ins {
 }
 
 /// A row of the function view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // rows are built once and rendered; boxing buys nothing
 pub enum DetailRow {
     /// A source line.
@@ -382,7 +344,7 @@ pub enum DetailRow {
 }
 
 /// The function view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDetail {
     /// The key it was asked for.
     pub key: String,
@@ -405,7 +367,7 @@ pub struct FunctionDetail {
 }
 
 /// The stats tab: one table.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StatsTable {
     /// Column names (after the name column), per side.
     pub columns: Vec<String>,
@@ -420,7 +382,7 @@ pub struct StatsTable {
 }
 
 /// One row of the stats table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StatsRow {
     /// Opcode or counter name.
     pub name: String,
@@ -428,4 +390,74 @@ pub struct StatsRow {
     pub base: Vec<Option<u64>>,
     /// Head values, one per column.
     pub head: Vec<Option<u64>>,
+}
+
+// The binary form of the view models (see `crate::wire`).
+wire_unit_enum!(Side, Side::BOTH);
+wire_unit_enum!(Class, Class::ALL);
+wire_unit_enum!(Tone, [Tone::Good, Tone::Bad, Tone::Neutral]);
+wire_struct!(SideInfo { file, python, command, date, code_objects, stats_files, has_dump, note });
+wire_struct!(Metric { label, base, head, delta, tone, tip });
+wire_struct!(Share { specialized, sites });
+wire_struct!(FamilyBar { family, base, head });
+wire_struct!(TopItem { key, offset, title, location, class, detail, score });
+wire_struct!(Overview { metrics, families, top, class_totals });
+wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score });
+wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats });
+wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
+wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows });
+wire_struct!(StatsTable { columns, better, sides, rows, notes });
+wire_struct!(StatsRow { name, base, head });
+
+impl Wire for Mode {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            Mode::Empty => out.push(0),
+            Mode::Single(side) => {
+                out.push(1);
+                side.put(out);
+            }
+            Mode::Diff => out.push(2),
+        }
+    }
+    fn take(r: &mut Reader<'_>) -> Option<Self> {
+        match r.varint()? {
+            0 => Some(Mode::Empty),
+            1 => Side::take(r).map(Mode::Single),
+            2 => Some(Mode::Diff),
+            _ => None,
+        }
+    }
+}
+
+impl Wire for DetailRow {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            DetailRow::Source { line, text, samples } => {
+                out.push(0);
+                line.put(out);
+                text.put(out);
+                samples.put(out);
+            }
+            DetailRow::Ins { base, head, class, explain } => {
+                out.push(1);
+                base.put(out);
+                head.put(out);
+                class.put(out);
+                explain.put(out);
+            }
+            DetailRow::Fold { rows } => {
+                out.push(2);
+                rows.put(out);
+            }
+        }
+    }
+    fn take(r: &mut Reader<'_>) -> Option<Self> {
+        Some(match r.varint()? {
+            0 => DetailRow::Source { line: Wire::take(r)?, text: Wire::take(r)?, samples: Wire::take(r)? },
+            1 => DetailRow::Ins { base: Wire::take(r)?, head: Wire::take(r)?, class: Wire::take(r)?, explain: Wire::take(r)? },
+            2 => DetailRow::Fold { rows: Wire::take(r)? },
+            _ => return None,
+        })
+    }
 }

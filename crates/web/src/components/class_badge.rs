@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::model::Class;
+use crate::model::{Class, ClassText};
 
 /// Props of [`ClassBadge`].
 #[derive(Properties, PartialEq)]

@@ -8,7 +8,7 @@ use super::class_badge::ClassBadge;
 use super::function_row::FunctionRowView;
 use super::Ctx;
 use crate::format::count;
-use crate::model::{Class, Mode, Summary};
+use crate::model::{Class, ClassText, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
 /// Height of one row in CSS pixels (must match `.frow` in the style sheet).

@@ -1,13 +1,11 @@
 //! The function view: both sides aligned, source lines interleaved with the instructions,
 //! sites coloured by classification with their explanation inline, unchanged runs folded.
 
-use std::collections::HashSet;
-
 use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
-use crate::model::{Class, DetailRow, FunctionDetail, FunctionRow, Mode};
+use crate::model::{Class, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::state::Shared;
 
 /// Props of [`FunctionView`].
@@ -24,10 +22,10 @@ pub struct FunctionViewProps {
 /// The selected function.
 #[function_component(FunctionView)]
 pub fn function_view(props: &FunctionViewProps) -> Html {
-    let expanded = use_state(HashSet::<usize>::new);
+    let expanded = use_state(Vec::<usize>::new);
     {
         let expanded = expanded.clone();
-        use_effect_with(props.selected.clone(), move |_| expanded.set(HashSet::new()));
+        use_effect_with(props.selected.clone(), move |_| expanded.set(Vec::new()));
     }
     let Some(key) = &props.selected else {
         return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
@@ -81,7 +79,7 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     }
 }
 
-fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, expanded: &UseStateHandle<HashSet<usize>>, out: &mut Vec<Html>) {
+fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, expanded: &UseStateHandle<Vec<usize>>, out: &mut Vec<Html>) {
     match row {
         DetailRow::Source { line, text, samples } => {
             let hot = samples[0].max(samples[1]);
@@ -130,7 +128,7 @@ fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, 
                 let expanded = expanded.clone();
                 let onclick = Callback::from(move |_| {
                     let mut s = (*expanded).clone();
-                    s.insert(i);
+                    s.push(i);
                     expanded.set(s);
                 });
                 out.push(html! {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Dump benchmark: for every interpreter given (default: pyenv's 3.11-3.13 and pyodide's 3.14),
 # (1) the harness decoder against a plain dis.get_instructions loop over the same code objects
-# of bench/workload.py, and (2) the size of a whole-program `specdiff dump` of that workload,
-# plain and gzip. Usage: bench/dump_bench.sh [PYTHON...]
+# of bench/workload.py (CPU time, the two taking turns, best of 5 rounds), and (2) the size of
+# a whole-program `specdiff dump` of that workload, plain and gzip.
+# Usage: bench/dump_bench.sh [PYTHON...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p specdiff-cli
@@ -16,7 +17,7 @@ if [ ${#pythons[@]} = 0 ]; then
 fi
 out=$(mktemp -d)
 for py in "${pythons[@]}"; do
-  "$py" bench/dump_bench.py 3
+  "$py" bench/dump_bench.py
   target/release/specdiff dump --python "$py" -o "$out/w.json" bench/workload.py 20 >/dev/null 2>"$out/err" || { cat "$out/err"; exit 1; }
   target/release/specdiff dump --python "$py" -o "$out/w.json.gz" bench/workload.py 20 >/dev/null 2>>"$out/err"
   code=$(grep -o '([0-9]* code objects' "$out/err" | head -1 | tr -d '(')

@@ -31,8 +31,9 @@ still running (the dump looks at their frames, which a child does not have).
 What this file owns, and the rules it applies:
 - Decoding `code._co_code_adaptive` with the running version's own opcode tables (from the
   `opcode` module; `dis` is not imported) into exactly what `dis.get_instructions(code,
-  adaptive=True)` gives (opname, offset, arg, argrepr, positions), plus the raw inline cache
-  words: `decode_code(code, Dump())` returns a code object's dump instruction arrays. Where dis
+  adaptive=True)` gives (opname, offset, arg, argrepr, positions, the latter read from
+  `co_linetable`), plus the raw inline cache words: `decode_code(code, Dump())` returns a
+  code object's dump instruction arrays (docs/benchmarks.md "Dump": how fast). Where dis
   is itself wrong we are wrong the same way: 3.12 dis walks INSTRUMENTED_* code (left by a
   debugger or coverage tool) into its caches.
 - Finding code objects: module bodies through the "exec" audit event, everything else through
@@ -67,6 +68,8 @@ import sys
 import time
 import types
 from _operator import itemgetter
+from _struct import Struct
+from itertools import compress
 
 GENERATOR = "specdiff 0.1.0"
 CO_OPTIMIZED, CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR = 0x1, 0x20, 0x80, 0x200
@@ -78,10 +81,24 @@ SELF_FILE = (lambda: 0).__code__.co_filename
 PROBE_FILE = "<specdiff-probe>"
 CHURN_EVERY_S = 0.010
 
-# Argrepr kinds: which rule of dis.get_instructions gives an instruction's argrepr.
-(K_NONE, K_CONST, K_NAME, K_GLOBAL, K_ATTR, K_SUPER, K_JUMP, K_LOCAL, K_COMPARE, K_FORMAT,
- K_FLAGS, K_BINOP, K_INTR1, K_INTR2, K_FASTFAST, K_CONVERT, K_COMMON, K_SPECIAL, K_IS,
- K_CONTAINS, K_EXT) = range(21)
+# Argrepr kinds: which rule of dis.get_instructions gives an instruction's argrepr. K_NOARG:
+# no arg (0, so that `arg if kind else None` is dis's arg); K_NONE: an arg, no argrepr;
+# K_ODD: an opcode decode_code leaves to _decode_general. decode_code's loop tests some of
+# these numbers as literals, kept in step by the assert.
+(K_NOARG, K_NONE, K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_SUPER, K_FASTFAST,
+ K_EXT, K_ODD, K_COMPARE, K_FORMAT, K_FLAGS, K_BINOP, K_INTR1, K_INTR2, K_CONVERT, K_COMMON,
+ K_SPECIAL, K_IS, K_CONTAINS) = range(23)
+assert (K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_EXT, K_ODD) == (
+    2, 3, 4, 5, 6, 7, 10, 11)
+ZEROS = (0,) * 256      # argrepr table of the kinds without one: string index 0 for every arg
+NONES = (None,) * 256   # argrepr table of the kinds decode_code never tables: "look it up"
+# co_linetable entry headers (byte 1cccclll: code c, l + 1 code units): the bytes of code the
+# entry covers, and c as decode_code tests it: c << 3 for the short forms (0-9: the high
+# column bits), c - 13 for the one-line forms (10-12 -> -3..-1: the line delta less 3),
+# 9 - c for 13-15 (-4..-6).
+LT_SIZE = tuple(2 * ((b & 7) + 1) for b in range(256))
+LT_CODE = tuple(c << 3 if c < 10 else c - 13 if c < 13 else 9 - c
+                for c in (b >> 3 & 15 for b in range(256)))
 
 
 def log(msg):
@@ -146,6 +163,7 @@ def _build_tables():
     t.cmp_shift = 0 if v < (3, 12) else 4 if v < (3, 13) else 5
     t.global_fmt = "NULL + %s" if v < (3, 13) else "%s + NULL"
     t.attr_fmt = "NULL|self + %s" if v < (3, 13) else "%s + NULL|self"
+    t.null_fmt = {K_GLOBAL: t.global_fmt, K_ATTR: t.attr_fmt}
     t.flags = ("defaults", "kwdefaults", "annotations", "closure", "annotate")[:5 if v >= (3, 14)
                                                                              else 4]
     t.nb_ops = [r for _, r in opcode._nb_ops]
@@ -194,7 +212,14 @@ def _build_tables():
                 sign = -2 if _is_backward_jump(v, names[d]) else 2
                 jump_of_base[d] = (1, 2 + (2 * ncache(d) if v >= (3, 12) else 0), sign)
     t.kind = [kind_of_base[t.deop[op]] for op in ops]
-    # Memo keys of decode_code: (kind << 32) + arg; -1 for jumps, -2 for EXTENDED_ARG.
+    # decode_code: the argrepr kind, K_NOARG for no arg, K_ODD for the opcodes it leaves to
+    # _decode_general (3.12 dis walks INSTRUMENTED_* into their caches; 3.13+ dis reads those
+    # and ENTER_EXECUTOR's arg from co_code). It finds the instructions as the code units of
+    # co_code that are not CACHE, which must be opcode 0 (it is in 3.11-3.14).
+    t.fkind = [K_ODD if names[op] == "ENTER_EXECUTOR" or names[op].startswith("INSTRUMENTED_")
+               else K_NOARG if t.argmode[op] == 0 else t.kind[op] for op in ops]
+    t.fast = opcode.opmap.get("CACHE") == 0
+    # Memo keys of _decode_general: (kind << 32) + arg; -1 for jumps, -2 for EXTENDED_ARG.
     t.memo_base = [-1 if k == K_JUMP else -2 if k == K_EXT else k << 32 for k in t.kind]
     t.jump = [jump_of_base.get(t.deop[op]) for op in ops]
     t.jump_word = ["from" if t.family[op] == "END_ASYNC_FOR" and v >= (3, 14) else "to"
@@ -204,6 +229,8 @@ def _build_tables():
     t.specialized = [_is_specialized(t.name[op], t.family[op]) for op in ops]
     t.counter = [_counter_kind(v, t.family[op], t.ncache[op]) for op in ops]
     t.counter_decoded = [c in ("adaptive", "jit") for c in t.counter]
+    # decode_code: unpack_caches[n](raw, offset) reads n native-endian 16-bit cache words.
+    t.unpack_caches = [Struct("%dH" % n).unpack_from for n in range(max(t.ncache) + 1)]
     t.evidence = [t.deop[op] != op for op in ops] if v < (3, 12) else list(t.specialized)
     return t
 
@@ -290,6 +317,17 @@ class Dump:
         self.strings, self.string_index = [""], {"": 0}
         self.ops = []
         self.op_index = [None] * 256     # opcode -> index into ops
+        # decode_code's memos. Argrepr tables, per argrepr kind: arg -> string index, None
+        # until seen (K_LOCAL and K_CONST: one per code object; NONES: looked up every time).
+        untabled = (K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_SUPER, K_FASTFAST,
+                    K_EXT, K_ODD)
+        self.argrepr_tables = [ZEROS if k in (K_NOARG, K_NONE) else NONES if k in untabled
+                               else [None] * 256 for k in range(K_CONTAINS + 1)]
+        self.local_tables = {}           # co_varnames -> its K_LOCAL table
+        self.null_memo = [None] * (K_ATTR + 1)   # K_GLOBAL/K_ATTR: name -> "NULL + name" & co
+        self.null_memo[K_GLOBAL], self.null_memo[K_ATTR] = {}, {}
+        self.str_const_memo = {}         # str constant -> index of its repr
+        self.jump_memo = {}              # jump target -> index of "to N" (3.11, 3.12)
 
     def s(self, text):
         i = self.string_index.get(text)
@@ -316,15 +354,231 @@ def decode_code(code, dump, raw=None):
     element 6 holds the raw inline cache words, element 7 the decoded first one when it is an
     adaptive or jit counter. Element 8 (churn) is not added here. `raw`: a snapshot of
     code._co_code_adaptive taken earlier (default: read it now).
+
+    Speed (bench/dump_bench.py, docs/benchmarks.md "Dump"): one Python loop iteration per
+    instruction and none per inline cache unit. The instructions are the code units that are
+    not CACHE in co_code (picked by itertools.compress, in C); their cache words are read by
+    one struct call; positions are read from co_linetable the way co_positions() reads it,
+    one entry at a time (co_positions() builds a tuple per code unit, caches included);
+    argreprs come from tables (arg -> string index) filled the first time a value is seen,
+    and per-dump memos. The loop tests argrepr kinds as literal ints (see K_*). Code holding
+    INSTRUMENTED_* or ENTER_EXECUTOR, or a hand-made co_linetable that ends early or goes
+    below line 0, is left to _decode_general.
     """
+    t = _T or tables()
+    if raw is None:
+        raw = code._co_code_adaptive
+    if not t.fast:
+        return _decode_general(code, dump, raw)
+    kinds, ncache, counter_decoded, op_index = t.fkind, t.ncache, t.counter_decoded, dump.op_index
+    unpack, lt_size, lt_code, jump, labels = t.unpack_caches, LT_SIZE, LT_CODE, t.jump, t.labels
+    sget, null_memo = dump.string_index.get, dump.null_memo
+    tb = dump.argrepr_tables[:]   # per argrepr kind: arg -> string index (None: unknown)
+    tb[3] = consts = [None] * len(code.co_consts)   # K_CONST: this code object's own
+    if code.co_cellvars or code.co_freevars:        # K_LOCAL
+        tb[2] = _locals_table(code, dump)
+    else:   # the fast locals only: a table shared by the code objects with the same names
+        tb[2] = dump.local_tables.get(code.co_varnames) or _locals_table(code, dump)
+    names = code.co_names
+    lt = list(code.co_linetable)
+    line = code.co_firstlineno
+    li = end = off = ext = 0  # li: index into lt; end: offset after the current entry
+    ln = rest = jumps = None  # ln, rest: line and (end_line, col, end_col) of that entry
+    out = []
+    append = out.append
+    try:
+        # The instructions: the code units that are not (CACHE=0, 0) in co_code.
+        for op, arg in compress(zip(raw[::2], raw[1::2]), code.co_code[::2]):
+            if ext:
+                arg |= ext
+                ext = 0
+            while off >= end:
+                # Next co_linetable entry (Objects/locations.md): a header byte 1cccclll (code c,
+                # length l + 1 code units), then its own bytes; -1 values read as None.
+                b = lt[li]
+                end += lt_size[b]
+                c = lt_code[b]
+                if c >= 0:     # short form (code 0-9): same line, one byte of columns
+                    b = lt[li + 1]
+                    c |= b >> 4
+                    ln = line
+                    rest = (line, c, c + (b & 15))
+                    li += 2
+                elif c >= -3:  # one-line form (code 10-12): line delta, two column bytes
+                    line += c + 3
+                    ln = line
+                    rest = (line, lt[li + 1], lt[li + 2])
+                    li += 3
+                elif c == -6:  # no location (code 15)
+                    ln = rest = None
+                    li += 1
+                elif c == -5 and lt[li + 1] | lt[li + 2] | lt[li + 3] | lt[li + 4] < 64:
+                    # long form (code 14), each varint in one byte: line delta (signed), end line
+                    # delta, col + 1, end col + 1
+                    b = lt[li + 1]
+                    line += -(b >> 1) if b & 1 else b >> 1
+                    ln = line
+                    b = lt[li + 3]
+                    c = lt[li + 4]
+                    rest = (line + lt[li + 2], b - 1 if b else None, c - 1 if c else None)
+                    li += 5
+                    if line < 0:   # (never from the compiler; -1 reads as None): the slow way
+                        return _decode_general(code, dump, raw)
+                else:          # long form or no columns (code 13), with longer varints
+                    li, line, rest = _long_entry(lt, li, line)
+                    ln = line
+                    if line < 0:
+                        return _decode_general(code, dump, raw)
+            k = kinds[op]
+            try:
+                s = tb[k][arg]
+            except IndexError:   # an arg made large by EXTENDED_ARG
+                s = None
+            if s is None:
+                if k == 4 or k == 5:   # K_GLOBAL, K_ATTR: name, or "NULL + name" & co if arg & 1
+                    r = names[arg >> 1]
+                    if arg & 1:
+                        memo = null_memo[k]
+                        s = memo.get(r)
+                        if s is None:
+                            s = memo[r] = dump.s(t.null_fmt[k] % r)
+                    else:
+                        s = sget(r)
+                        if s is None:
+                            s = dump.s(r)
+                elif k == 6:   # K_JUMP
+                    base, extra, scale = jump[op]
+                    target = base * off + extra + scale * arg
+                    if labels:    # "to L<n>": numbered once all targets are known
+                        if jumps is None:
+                            jumps = []
+                        jumps.append((len(out), target))
+                        s = 0
+                    else:
+                        s = dump.jump_memo.get(target)
+                        if s is None:
+                            s = dump.jump_memo[target] = dump.s("to %r" % target)
+                elif k == 3:   # K_CONST, first use of this constant in this code object
+                    r = code.co_consts[arg]
+                    if type(r) is str:   # one repr per string for the whole dump
+                        s = dump.str_const_memo.get(r)
+                        if s is None:
+                            s = dump.str_const_memo[r] = dump.s(repr(r))
+                    else:
+                        r = repr(r)
+                        s = sget(r)
+                        if s is None:
+                            s = dump.s(r)
+                    consts[arg] = s
+                elif k == 7:   # K_NAME
+                    r = names[arg]
+                    s = sget(r)
+                    if s is None:
+                        s = dump.s(r)
+                elif k == 10:   # K_EXT
+                    s = 0
+                    ext = arg << 8
+                    if ext >= 0x80000000:   # dis keeps the oparg a signed C int
+                        return _decode_general(code, dump, raw)
+                elif k == 11:   # K_ODD
+                    return _decode_general(code, dump, raw)
+                else:   # K_LOCAL (a name new to the string table) and the rarer kinds
+                    table = tb[k]
+                    if table is NONES:   # K_SUPER, K_FASTFAST: a table for this code object
+                        table = tb[k] = [None] * 256
+                    s = _argrepr_index(t, k, arg, code, dump)
+                    if arg < len(table):
+                        table[arg] = s
+            o = op_index[op]
+            if o is None:
+                o = dump.op(op)
+            nc = ncache[op]
+            if nc:
+                cache = unpack[nc](raw, off + 2)
+                if counter_decoded[op]:
+                    c = cache[0]
+                    append((off, o, arg if k else None, s, ln, rest, cache, (c >> 4, c & 15)))
+                else:
+                    append((off, o, arg if k else None, s, ln, rest, cache))
+                off += nc + nc + 2
+            else:
+                append((off, o, arg if k else None, s, ln, rest, ()))
+                off += 2
+    except IndexError:   # co_linetable ends early (never from the compiler): dis's None
+        return _decode_general(code, dump, raw)
+    if jumps:
+        _set_labels(t, dump, raw, out, jumps)
+    return out
+
+
+def _argrepr_index(t, k, arg, code, dump):
+    """String index of the argrepr of an instruction of argrepr kind k (not K_JUMP, K_EXT),
+    added to the string table if new."""
+    r = _argrepr(t, k, arg, code)
+    s = dump.string_index.get(r)
+    return dump.s(r) if s is None else s
+
+
+def _varint(lt, i):
+    """An unsigned varint of co_linetable at i (6 bits a byte, bit 6 = more): (next i, value)."""
+    b = lt[i]
+    v, shift = b & 63, 6
+    while b & 64:
+        i += 1
+        b = lt[i]
+        v |= (b & 63) << shift
+        shift += 6
+    return i + 1, v
+
+
+def _long_entry(lt, i, line):
+    """A long-form (code 14) or no-column (code 13) co_linetable entry at i: (next i, its
+    line, its (end_line, col, end_col)); columns of -1 read as None."""
+    no_columns = lt[i] >> 3 == 29
+    i, v = _varint(lt, i + 1)
+    line += -(v >> 1) if v & 1 else v >> 1      # signed varint: the line delta
+    if no_columns:
+        return i, line, (line, None, None)
+    i, end_line = _varint(lt, i)
+    i, col = _varint(lt, i)
+    i, end_col = _varint(lt, i)
+    return i, line, (line + end_line, col - 1 if col else None, end_col - 1 if end_col else None)
+
+
+def _locals_table(code, dump):
+    """K_LOCAL argrepr table of a code object: the string index of each local (fast, cell or
+    free) variable name already in the string table, None for the others (filled in when
+    used); shared by the code objects that have the same local names."""
+    if code.co_cellvars or code.co_freevars:
+        n = len(set(code.co_varnames + code.co_cellvars)) + len(code.co_freevars)
+        return list(map(dump.string_index.get, map(code._varname_from_oparg, range(n))))
+    key = code.co_varnames   # the names of the fast locals, in order
+    table = dump.local_tables.get(key)
+    if table is None:
+        table = dump.local_tables[key] = list(map(dump.string_index.get, key))
+    return table
+
+
+def _set_labels(t, dump, raw, out, jumps):
+    """3.13+: the argreprs of the jumps, (index in out, target) each: label n is the n-th
+    jump target in offset order, as dis numbers them."""
+    label = {off: n + 1 for n, off in enumerate(sorted({tg for _, tg in jumps}))}
+    for idx, target in jumps:
+        ins = out[idx]
+        s = dump.s("%s L%s" % (t.jump_word[raw[ins[0]]], label.get(target, "?")))
+        out[idx] = ins[:3] + (s,) + ins[4:]
+
+
+def _decode_general(code, dump, raw):
+    """decode_code for any code, INSTRUMENTED_* and ENTER_EXECUTOR included: walks the code
+    units one by one (dis's own walk) and reads the positions from co_positions()."""
     t = _T or tables()
     argmode, ncache, kind, counter_decoded = t.argmode, t.ncache, t.kind, t.counter_decoded
     memo_base, op_index, s_new, labels = t.memo_base, dump.op_index, dump.s, t.labels
-    if raw is None:
-        raw = code._co_code_adaptive
     opl, argl = raw[::2], raw[1::2]     # per 16-bit code unit: opcode byte, oparg byte
     words = memoryview(raw).cast("H")   # native-endian code units, for the inline caches
-    pos = list(code.co_positions())     # per code unit too
+    pos = list(code.co_positions())     # per code unit too (dis: None past its end)
+    pos += [(None, None, None, None)] * (len(opl) - len(pos))
     memo = {}   # memo_base[op] + arg -> string index of the argrepr
     jumps = []
     out = []
@@ -387,12 +641,7 @@ def decode_code(code, dump, raw=None):
             append((w + w, o, arg, s, line, None if line is None else p[1:], ()))
             w += 1
     if jumps:
-        # 3.13+: label n is the n-th jump target in offset order, as dis numbers them.
-        label = {off: n + 1 for n, off in enumerate(sorted({tg for _, tg in jumps}))}
-        for idx, target in jumps:
-            ins = out[idx]
-            s = s_new("%s L%s" % (t.jump_word[raw[ins[0]]], label.get(target, "?")))
-            out[idx] = ins[:3] + (s,) + ins[4:]
+        _set_labels(t, dump, raw, out, jumps)
     return out
 
 

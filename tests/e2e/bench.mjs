@@ -9,18 +9,13 @@
 // The dumps are made once with target/release/specdiff (cargo build --release -p specdiff-cli)
 // and kept in --out as bench-base.json / bench-head.json.
 
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const { chromium } = require(path.join(root, '.tools/npm/node_modules/playwright-core'));
+import { launchChromium, parseArgs, root } from './common.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const args = parseArgs();
 const url = args.url ?? 'http://127.0.0.1:8080/';
 const outDir = path.resolve(args.out ?? path.join(root, 'out/e2e'));
 const runs = Number(args.runs ?? 3);
@@ -74,10 +69,7 @@ function browserRss(pid) {
 }
 
 const marker = `--specdiff-bench=${process.pid}`; // finds the browser process in /proc
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--enable-precise-memory-info', marker],
-});
+const browser = await launchChromium(['--enable-precise-memory-info', marker]);
 const pid = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).find((p) => {
   try {
     const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');

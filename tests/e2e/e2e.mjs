@@ -7,17 +7,12 @@
 // examples/demo/base.py and head.py, and serves dist/. Exits non-zero on the first failure.
 // Screenshots go to --out (default out/e2e).
 
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const { chromium } = require(path.join(root, '.tools/npm/node_modules/playwright-core'));
+import { launchChromium, parseArgs, root } from './common.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const args = parseArgs();
 const url = args.url ?? 'http://127.0.0.1:8080/';
 const outDir = path.resolve(args.out ?? path.join(root, 'out/e2e'));
 fs.mkdirSync(outDir, { recursive: true });
@@ -43,10 +38,7 @@ async function drop(page, selector, files) {
   await page.dispatchEvent(selector, 'drop', { dataTransfer: dt });
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();

@@ -11,14 +11,18 @@
 //! Layers, from the bottom:
 //! - [`input`]: bytes → decompressed text, with size limits and gzip detection.
 //! - [`dump`]: the dump format (see `docs/dump-format.md`) and its reader.
+//! - [`capture`] and [`linetable`]: the byte-format work `specdiff dump` does for its Python
+//!   harness (cache words, counters, positions from `co_linetable`).
 //! - [`stats`]: specialization statistics (pystats), parsed from raw files or taken from a dump.
 #![warn(missing_docs)]
 
+pub mod capture;
 pub mod dump;
 mod dump_scan;
 pub mod failure_kinds;
 pub mod input;
 mod json_path;
+pub mod linetable;
 mod opcode_tables;
 pub mod pystats;
 pub mod share;

@@ -1,10 +1,17 @@
 """Benchmark: specdiff's harness decoder against a plain `dis.get_instructions(adaptive=True)`
 loop, over every code object of a whole-program workload (bench/workload.py).
 
-Run it under the interpreter to measure:  PYTHON bench/dump_bench.py [REPEAT]
+Run it under the interpreter to measure:  PYTHON bench/dump_bench.py [REPEAT] [--raw-code FILE]
 It prints one line per measure and the ratio; bench/dump_bench.sh runs it for every
-interpreter and adds the dump sizes. Both sides decode the same code objects in the same
-process, after the same warm-up, so the ratio does not depend on the machine's speed.
+interpreter, adds the Rust half of the decoding and the dump sizes. Both sides decode the same
+code objects in the same process, after the same warm-up, so the ratio does not depend on the
+machine's speed.
+
+The harness's side is what the harness does per code object: decode_code, and for the code
+objects whose positions and caches it leaves to the CLI, co_linetable.hex() and
+_co_code_adaptive.hex() (what it hands over). The CLI's half, finishing those instructions in
+Rust, is timed by crates/cli/examples/capture_bench.rs on what --raw-code FILE writes;
+bench/dump_bench.sh adds the two.
 
 The two sides take turns, REPEAT rounds (default 5), and each keeps its best round. The ratio
 is of CPU time (time.process_time: both sides are single-threaded and CPU-bound), which on a
@@ -58,13 +65,29 @@ def best_of(repeat, sides):
 
 
 def main():
-    repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    args = sys.argv[1:]
+    raw_code = None
+    if "--raw-code" in args:
+        i = args.index("--raw-code")
+        raw_code = args[i + 1]
+        del args[i:i + 2]
+    repeat = int(args[0]) if args else 5
     harness = load("specdiff_harness", os.path.join(ROOT, "crates/cli/src/harness.py"))
     workload = load("workload", os.path.join(HERE, "workload.py"))
     workload.load_modules()
     workload.workload(10, "base")
     codes = all_code_objects()
-    n_instr = sum(len(harness.decode_code(c, harness.Dump())) for c in codes)
+    decoded = [harness.decode_code(c, harness.Dump()) for c in codes]
+    n_instr = sum(len(instructions) for instructions, _ in decoded)
+    if raw_code:
+        import json
+        t = harness.tables()
+        counted = {op for op, kind in enumerate(t.counter) if kind in ("adaptive", "jit")}
+        with open(raw_code, "w") as f:
+            json.dump([[c.co_firstlineno, c.co_linetable.hex(), c._co_code_adaptive.hex(),
+                        [i[0] for i in instructions],
+                        [c._co_code_adaptive[i[0]] in counted for i in instructions]]
+                       for c, (instructions, left) in zip(codes, decoded) if left], f)
 
     def with_dis():
         for c in codes:
@@ -73,8 +96,12 @@ def main():
     def with_harness():
         # One Dump (string and op tables) for all code objects, as in a real dump.
         dump = harness.Dump()
+        decode = harness.decode_code
         for c in codes:
-            harness.decode_code(c, dump)
+            raw = c._co_code_adaptive
+            if decode(c, dump, raw)[1]:
+                c.co_linetable.hex()
+                raw.hex()
 
     best = best_of(repeat, {"dis": with_dis, "harness": with_harness})
     (c_dis, w_dis), (c_harness, w_harness) = best["dis"], best["harness"]
@@ -85,7 +112,8 @@ def main():
     print(f"python {v}: harness decode_code       {c_harness * 1000:.0f} ms CPU"
           f" ({w_harness * 1000:.0f} ms wall)")
     print(f"python {v}: ratio {c_dis / c_harness:.1f}x faster than dis"
-          f" (wall: {w_dis / w_harness:.1f}x)")
+          f" (wall: {w_dis / w_harness:.1f}x), Python half only")
+    print(f"cpu_ms dis={c_dis * 1000:.1f} harness={c_harness * 1000:.1f}")
 
 
 if __name__ == "__main__":

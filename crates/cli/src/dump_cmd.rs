@@ -13,6 +13,7 @@ use specdiff_core::dump::{read_dump, to_json, Dump};
 use specdiff_core::pystats::{read_pystats, PystatsOptions};
 use specdiff_core::ReadLimits;
 
+use crate::harness_output::{finish_raw_code, HarnessExtra};
 use crate::output::{human_size, PendingOutput};
 use crate::python::{check_supported, probe};
 
@@ -178,7 +179,9 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let bytes = std::fs::read(&raw_out).map_err(|e| format!("cannot read the harness output: {e}"))?;
     let mut dump = read_dump("harness output", &bytes, ReadLimits::default())
         .map_err(|e| format!("internal error: the harness wrote an invalid dump ({e})"))?;
-    let consumed = attach_pystats(&mut dump, &bytes, capture.as_ref())?;
+    let extra = HarnessExtra::read(&bytes)?;
+    finish_raw_code(&mut dump, &extra.raw_code)?;
+    let consumed = attach_pystats(&mut dump, extra.pystats_raw_files, capture.as_ref())?;
     let written = pending.finish(&to_json(&dump))?;
     if let Some(c) = capture {
         c.finish(&consumed);
@@ -367,20 +370,13 @@ fn list_pystats_files() -> Vec<PathBuf> {
 /// those the harness reports writing (3.12+: `sys._stats_dump()`), else (3.11) those that
 /// appeared in `/tmp/py_stats` during the run. A file that cannot be read leaves `pystats`
 /// `null` with a warning, and the files in place: the dump itself is still good.
-fn attach_pystats(dump: &mut Dump, raw: &[u8], capture: Option<&PystatsCapture>) -> Result<Vec<PathBuf>, String> {
+fn attach_pystats(dump: &mut Dump, mut files: Vec<PathBuf>, capture: Option<&PystatsCapture>) -> Result<Vec<PathBuf>, String> {
     if !dump.python.pystats_build {
         return Ok(Vec::new());
     }
     let Some(capture) = capture else {
         return Ok(Vec::new());
     };
-    #[derive(serde::Deserialize)]
-    struct Extra {
-        #[serde(default)]
-        pystats_raw_files: Vec<PathBuf>,
-    }
-    let extra: Extra = serde_json::from_slice(raw).map_err(|e| format!("harness output: {e}"))?;
-    let mut files = extra.pystats_raw_files;
     if files.is_empty() {
         files = capture.new_files();
     }

@@ -31,9 +31,13 @@ still running (the dump looks at their frames, which a child does not have).
 What this file owns, and the rules it applies:
 - Decoding `code._co_code_adaptive` with the running version's own opcode tables (from the
   `opcode` module; `dis` is not imported) into exactly what `dis.get_instructions(code,
-  adaptive=True)` gives (opname, offset, arg, argrepr, positions, the latter read from
-  `co_linetable`), plus the raw inline cache words: `decode_code(code, Dump())` returns a
-  code object's dump instruction arrays (docs/benchmarks.md "Dump": how fast). Where dis
+  adaptive=True)` gives (opname, offset, arg, argrepr, positions), plus the raw inline cache
+  words: `decode_code(code, Dump())` returns a code object's dump instruction arrays
+  (docs/benchmarks.md "Dump": how fast). What is only byte-format work is left to the CLI
+  where it can be: positions and inline cache words. For each code object decoded that way,
+  the dump this file writes lists, in "raw_code", its `co_linetable` and adaptive code, and
+  `specdiff dump` fills in each instruction's line, positions, cache words and counter
+  (crates/core capture.rs) before writing the final dump. Where dis
   is itself wrong we are wrong the same way: 3.12 dis walks INSTRUMENTED_* code (left by a
   debugger or coverage tool) into its caches.
 - Finding code objects: module bodies through the "exec" audit event, everything else through
@@ -68,7 +72,6 @@ import sys
 import time
 import types
 from _operator import itemgetter
-from _struct import Struct
 from itertools import compress
 
 GENERATOR = "specdiff 0.1.0"
@@ -92,13 +95,6 @@ assert (K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_EXT, K_ODD) == (
     2, 3, 4, 5, 6, 7, 10, 11)
 ZEROS = (0,) * 256      # argrepr table of the kinds without one: string index 0 for every arg
 NONES = (None,) * 256   # argrepr table of the kinds decode_code never tables: "look it up"
-# co_linetable entry headers (byte 1cccclll: code c, l + 1 code units): the bytes of code the
-# entry covers, and c as decode_code tests it: c << 3 for the short forms (0-9: the high
-# column bits), c - 13 for the one-line forms (10-12 -> -3..-1: the line delta less 3),
-# 9 - c for 13-15 (-4..-6).
-LT_SIZE = tuple(2 * ((b & 7) + 1) for b in range(256))
-LT_CODE = tuple(c << 3 if c < 10 else c - 13 if c < 13 else 9 - c
-                for c in (b >> 3 & 15 for b in range(256)))
 
 
 def log(msg):
@@ -229,8 +225,7 @@ def _build_tables():
     t.specialized = [_is_specialized(t.name[op], t.family[op]) for op in ops]
     t.counter = [_counter_kind(v, t.family[op], t.ncache[op]) for op in ops]
     t.counter_decoded = [c in ("adaptive", "jit") for c in t.counter]
-    # decode_code: unpack_caches[n](raw, offset) reads n native-endian 16-bit cache words.
-    t.unpack_caches = [Struct("%dH" % n).unpack_from for n in range(max(t.ncache) + 1)]
+    t.step = [2 + 2 * n for n in t.ncache]   # bytes from an instruction to the next
     t.evidence = [t.deop[op] != op for op in ops] if v < (3, 12) else list(t.specialized)
     return t
 
@@ -347,31 +342,32 @@ class Dump:
 
 
 def decode_code(code, dump, raw=None):
-    """Decode code._co_code_adaptive into dump instructions (docs/dump-format.md), as tuples.
+    """Decode code._co_code_adaptive into dump instructions (docs/dump-format.md), as tuples:
+    returns (instructions, left_to_cli).
 
     Gives exactly what dis.get_instructions(code, adaptive=True) gives (opname, offset, arg,
     argrepr, positions), without dis: element 1 indexes dump.ops, element 3 dump.strings;
     element 6 holds the raw inline cache words, element 7 the decoded first one when it is an
     adaptive or jit counter. Element 8 (churn) is not added here. `raw`: a snapshot of
-    code._co_code_adaptive taken earlier (default: read it now).
+    code._co_code_adaptive taken earlier (default: read it now). When left_to_cli, the line and
+    positions (elements 4 and 5) are None and the cache words (6) empty, with no counter: the
+    CLI reads them from code.co_linetable and `raw` (crates/core capture.rs), doing in Rust
+    what took two fifths of this function's time in Python on 3.11.
 
     Speed (bench/dump_bench.py, docs/benchmarks.md "Dump"): one Python loop iteration per
     instruction and none per inline cache unit. The instructions are the code units that are
-    not CACHE in co_code (picked by itertools.compress, in C); their cache words are read by
-    one struct call; positions are read from co_linetable the way co_positions() reads it,
-    one entry at a time (co_positions() builds a tuple per code unit, caches included);
-    argreprs come from tables (arg -> string index) filled the first time a value is seen,
-    and per-dump memos. The loop tests argrepr kinds as literal ints (see K_*). Code holding
-    INSTRUMENTED_* or ENTER_EXECUTOR, or a hand-made co_linetable that ends early or goes
-    below line 0, is left to _decode_general.
+    not CACHE in co_code (picked by itertools.compress, in C); argreprs come from tables
+    (arg -> string index) filled the first time a value is seen, and per-dump memos. The loop
+    tests argrepr kinds as literal ints (see K_*). Code holding INSTRUMENTED_* or
+    ENTER_EXECUTOR is left to _decode_general, which reads everything itself (positions from
+    co_positions()).
     """
     t = _T or tables()
     if raw is None:
         raw = code._co_code_adaptive
     if not t.fast:
-        return _decode_general(code, dump, raw)
-    kinds, ncache, counter_decoded, op_index = t.fkind, t.ncache, t.counter_decoded, dump.op_index
-    unpack, lt_size, lt_code, jump, labels = t.unpack_caches, LT_SIZE, LT_CODE, t.jump, t.labels
+        return _decode_general(code, dump, raw), False
+    kinds, step, op_index, jump, labels = t.fkind, t.step, dump.op_index, t.jump, t.labels
     sget, null_memo = dump.string_index.get, dump.null_memo
     tb = dump.argrepr_tables[:]   # per argrepr kind: arg -> string index (None: unknown)
     tb[3] = consts = [None] * len(code.co_consts)   # K_CONST: this code object's own
@@ -380,10 +376,8 @@ def decode_code(code, dump, raw=None):
     else:   # the fast locals only: a table shared by the code objects with the same names
         tb[2] = dump.local_tables.get(code.co_varnames) or _locals_table(code, dump)
     names = code.co_names
-    lt = list(code.co_linetable)
-    line = code.co_firstlineno
-    li = end = off = ext = 0  # li: index into lt; end: offset after the current entry
-    ln = rest = jumps = None  # ln, rest: line and (end_line, col, end_col) of that entry
+    off = ext = 0
+    jumps = None
     out = []
     append = out.append
     try:
@@ -392,43 +386,6 @@ def decode_code(code, dump, raw=None):
             if ext:
                 arg |= ext
                 ext = 0
-            while off >= end:
-                # Next co_linetable entry (Objects/locations.md): a header byte 1cccclll (code c,
-                # length l + 1 code units), then its own bytes; -1 values read as None.
-                b = lt[li]
-                end += lt_size[b]
-                c = lt_code[b]
-                if c >= 0:     # short form (code 0-9): same line, one byte of columns
-                    b = lt[li + 1]
-                    c |= b >> 4
-                    ln = line
-                    rest = (line, c, c + (b & 15))
-                    li += 2
-                elif c >= -3:  # one-line form (code 10-12): line delta, two column bytes
-                    line += c + 3
-                    ln = line
-                    rest = (line, lt[li + 1], lt[li + 2])
-                    li += 3
-                elif c == -6:  # no location (code 15)
-                    ln = rest = None
-                    li += 1
-                elif c == -5 and lt[li + 1] | lt[li + 2] | lt[li + 3] | lt[li + 4] < 64:
-                    # long form (code 14), each varint in one byte: line delta (signed), end line
-                    # delta, col + 1, end col + 1
-                    b = lt[li + 1]
-                    line += -(b >> 1) if b & 1 else b >> 1
-                    ln = line
-                    b = lt[li + 3]
-                    c = lt[li + 4]
-                    rest = (line + lt[li + 2], b - 1 if b else None, c - 1 if c else None)
-                    li += 5
-                    if line < 0:   # (never from the compiler; -1 reads as None): the slow way
-                        return _decode_general(code, dump, raw)
-                else:          # long form or no columns (code 13), with longer varints
-                    li, line, rest = _long_entry(lt, li, line)
-                    ln = line
-                    if line < 0:
-                        return _decode_general(code, dump, raw)
             k = kinds[op]
             try:
                 s = tb[k][arg]
@@ -479,9 +436,9 @@ def decode_code(code, dump, raw=None):
                     s = 0
                     ext = arg << 8
                     if ext >= 0x80000000:   # dis keeps the oparg a signed C int
-                        return _decode_general(code, dump, raw)
+                        return _decode_general(code, dump, raw), False
                 elif k == 11:   # K_ODD
-                    return _decode_general(code, dump, raw)
+                    return _decode_general(code, dump, raw), False
                 else:   # K_LOCAL (a name new to the string table) and the rarer kinds
                     table = tb[k]
                     if table is NONES:   # K_SUPER, K_FASTFAST: a table for this code object
@@ -492,23 +449,13 @@ def decode_code(code, dump, raw=None):
             o = op_index[op]
             if o is None:
                 o = dump.op(op)
-            nc = ncache[op]
-            if nc:
-                cache = unpack[nc](raw, off + 2)
-                if counter_decoded[op]:
-                    c = cache[0]
-                    append((off, o, arg if k else None, s, ln, rest, cache, (c >> 4, c & 15)))
-                else:
-                    append((off, o, arg if k else None, s, ln, rest, cache))
-                off += nc + nc + 2
-            else:
-                append((off, o, arg if k else None, s, ln, rest, ()))
-                off += 2
-    except IndexError:   # co_linetable ends early (never from the compiler): dis's None
-        return _decode_general(code, dump, raw)
+            append((off, o, arg if k else None, s, None, None, ()))
+            off += step[op]
+    except IndexError:   # a name or constant index out of range (hand-made code only)
+        return _decode_general(code, dump, raw), False
     if jumps:
         _set_labels(t, dump, raw, out, jumps)
-    return out
+    return out, True
 
 
 def _argrepr_index(t, k, arg, code, dump):
@@ -517,32 +464,6 @@ def _argrepr_index(t, k, arg, code, dump):
     r = _argrepr(t, k, arg, code)
     s = dump.string_index.get(r)
     return dump.s(r) if s is None else s
-
-
-def _varint(lt, i):
-    """An unsigned varint of co_linetable at i (6 bits a byte, bit 6 = more): (next i, value)."""
-    b = lt[i]
-    v, shift = b & 63, 6
-    while b & 64:
-        i += 1
-        b = lt[i]
-        v |= (b & 63) << shift
-        shift += 6
-    return i + 1, v
-
-
-def _long_entry(lt, i, line):
-    """A long-form (code 14) or no-column (code 13) co_linetable entry at i: (next i, its
-    line, its (end_line, col, end_col)); columns of -1 read as None."""
-    no_columns = lt[i] >> 3 == 29
-    i, v = _varint(lt, i + 1)
-    line += -(v >> 1) if v & 1 else v >> 1      # signed varint: the line delta
-    if no_columns:
-        return i, line, (line, None, None)
-    i, end_line = _varint(lt, i)
-    i, col = _varint(lt, i)
-    i, end_col = _varint(lt, i)
-    return i, line, (line + end_line, col - 1 if col else None, end_col - 1 if end_col else None)
 
 
 def _locals_table(code, dump):
@@ -1030,7 +951,7 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     index = {c[0]: n for n, c in enumerate(chosen)}
     entries = []
     for key, code, mod, kind in chosen:
-        instructions = decode_code(code, dump, snapshot[key])
+        instructions, left_to_cli = decode_code(code, dump, snapshot[key])
         sites = sampler.churn.get(key)
         if sites:
             add_churn(dump, instructions, sites)
@@ -1039,6 +960,7 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
                         "_file_module": file_module(code.co_filename) or (
                             "__main__" if main_code is not None
                             and code.co_filename == main_code.co_filename else None),
+                        "_raw": snapshot[key] if left_to_cli else None,
                         "instructions": instructions})
     return entries
 
@@ -1054,13 +976,15 @@ def add_churn(dump, instructions, sites):
 
 
 def finish_entries(dump, entries, sampler):
-    """Fill strings, files and samples; returns (code list, files list)."""
+    """Fill strings, files and samples; returns (code list, files list, raw code): the last,
+    [code index, co_linetable as hex, adaptive code as hex] for each code object whose
+    positions and caches the CLI fills in."""
     import linecache
     files, file_index, need = [], {}, {}
     line_hits = {}
     for (key, line), hits in sampler.line_hits.items():
         line_hits.setdefault(key, []).append([line, hits])
-    out = []
+    out, raw_code = [], []
     for e in entries:
         code, key = e["_code"], e["_key"]
         fn = code.co_filename
@@ -1069,7 +993,11 @@ def finish_entries(dump, entries, sampler):
             files.append({"path": fn, "module": e["_file_module"], "_globals": None})
             need[fn] = set()
         f = files[file_index[fn]]
-        lines = {ins[4] for ins in e["instructions"] if ins[4] is not None}
+        if e["_raw"] is not None:
+            raw_code.append([len(out), code.co_linetable.hex(), e["_raw"].hex()])
+            lines = {line for _, _, line in code.co_lines() if line is not None and line >= 0}
+        else:
+            lines = {ins[4] for ins in e["instructions"] if ins[4] is not None}
         if lines and e["kind"] not in WHOLE_SOURCE_EXCEPT:
             # A function's whole text (decorators, docstring, comments). A class body's range
             # would hold every method's text too, run or not: only its own lines, like a module.
@@ -1089,7 +1017,7 @@ def finish_entries(dump, entries, sampler):
     for f in files:
         src = source_lines(linecache, f["path"], f.pop("_globals"))
         f["source"] = source_runs(dump, src, need[f["path"]])
-    return out, files
+    return out, files, raw_code
 
 
 def source_lines(linecache, path, module_globals):
@@ -1470,7 +1398,7 @@ def make_dump(opts, run, sampler, main_code, timer):
     entries = build_code_entries(dump, found, {id(c) for c in exec_codes}, sampler, opts,
                                  main_code)
     timer("decode %d code objects" % len(entries))
-    code, files = finish_entries(dump, entries, sampler)
+    code, files, raw_code = finish_entries(dump, entries, sampler)
     timer("source lines")
     import platform
     import sysconfig
@@ -1481,7 +1409,7 @@ def make_dump(opts, run, sampler, main_code, timer):
               or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or "")}
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
-            "pystats": None}
+            "pystats": None, "raw_code": raw_code}
 
 
 def rfc3339(ts):

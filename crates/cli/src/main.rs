@@ -8,6 +8,7 @@
 mod diff_cmd;
 mod dump_cmd;
 mod gate;
+mod harness_output;
 mod output;
 mod python;
 mod render;

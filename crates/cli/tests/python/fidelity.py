@@ -1,16 +1,22 @@
 """Check the harness's bytecode decoder against dis, on real code, under one interpreter.
 
     PYTHON crates/cli/tests/python/fidelity.py [--time] [--static] [--show N]
+                                               [--left-to-cli FILE]
 
 Imports a set of stdlib modules and the test workload (tests/programs/workload) with an "exec"
 audit hook recording module bodies, runs a workload (classes, generators, comprehensions,
 lambdas, async code, f-strings, match, except*, a function with EXTENDED_ARG, code left
 instrumented by sys.monitoring, ...) so the code gets specialized, then compares, for every
 code object reachable (module bodies, gc functions / generators / coroutines / frames, and
-co_consts recursively), harness.decode_code(code, Dump()) with
-dis.get_instructions(code, adaptive=True): opname, offset, arg, argrepr, line
-(positions.lineno) and positions; and the raw inline cache words and decoded counter with
-_co_code_adaptive read directly. --static also compiles the source of every imported .py
+co_consts recursively, and a few hand-made code objects with odd location tables),
+harness.decode_code(code, Dump()) with dis.get_instructions(code, adaptive=True): opname,
+offset, arg, argrepr, line (positions.lineno) and positions; and the raw inline cache words
+and decoded counter with _co_code_adaptive read directly. Where decode_code leaves positions,
+cache words and counters to the CLI (crates/core capture.rs reads them from co_linetable and
+the adaptive code), --left-to-cli FILE writes, per such code object, its raw bytes, its
+instructions' offsets and counter kinds, and what they must come to (dis's positions, the
+cache words, the counters) as JSON, for crates/cli/tests/harness_python.rs to check the Rust
+side with. --static also compiles the source of every imported .py
 module (code that never ran). --time times harness.decode_code against a plain dis loop over
 the same code objects. Prints the first mismatches readably; exits 1 on any mismatch.
 """
@@ -257,9 +263,49 @@ def run_workload():
     asyncwork.run(2, 10)
 
 
+def linetable_entries(table):
+    """(start, end) byte ranges of the entries of a co_linetable (Objects/locations.md)."""
+    out, i = [], 0
+    while i < len(table):
+        start, form = i, table[i] >> 3 & 15
+        i += 1
+        varints = 4 if form == 14 else 1 if form == 13 else 0
+        i += 0 if form == 15 else 2 if form >= 10 and not varints else 1 if not varints else 0
+        for _ in range(varints):
+            while table[i] & 64:
+                i += 1
+            i += 1
+        out.append((start, i))
+    return out
+
+
+def odd_linetables():
+    """Hand-made code objects whose location tables the compiler never writes: one that ends
+    early (an entry boundary before the end: dis gives no positions past it) and one whose
+    lines go below 0 (dis gives the negative numbers; a dump holds none: the CLI reads them
+    as no line)."""
+    def sample(x):
+        total = 0
+        for i in range(x):
+            total += i * 2
+        return total
+    code = sample.__code__
+    table = code.co_linetable
+    entries = linetable_entries(table)
+    ends_early = code.replace(co_linetable=table[:entries[len(entries) // 2][0]])
+    first_end = entries[0][1]
+    units = (table[0] & 7) + 1
+    delta = -(code.co_firstlineno + 5)     # first entry on line -5, the ones after it too
+    signed = (-delta << 1) | 1
+    varint = bytes([signed & 63 | 64, signed >> 6]) if signed >= 64 else bytes([signed])
+    long_entry = bytes([0xf0 | (units - 1)]) + varint + bytes([0, 1, 2])
+    negative = code.replace(co_linetable=long_entry + table[first_end:])
+    return [ends_early, negative]
+
+
 def all_codes(static):
     found = harness.find_codes([c for c in EXEC_CODES if type(c) is types.CodeType])
-    codes = list(found.codes.values())
+    codes = list(found.codes.values()) + odd_linetables()
     if static:
         seen = set()
         for mod in list(sys.modules.values()):
@@ -289,18 +335,20 @@ def cache_size(name):
 
 UNSTABLE = []
 KEEP = []
+LEFT_TO_CLI = []   # for --left-to-cli: what the CLI must make of the raw code
 
 
 def decode_names(code):
-    """harness.decode_code with names instead of table indexes: a list of
-    (offset, opname, arg, argrepr, positions 4-tuple, cache words, counter or None)."""
+    """harness.decode_code with names instead of table indexes: (left to the CLI, a list of
+    (offset, opname, arg, argrepr, positions 4-tuple, cache words, counter or None))."""
     dump = harness.Dump()
     out = []
-    for ins in harness.decode_code(code, dump):
+    instructions, left = harness.decode_code(code, dump)
+    for ins in instructions:
         p = (None,) * 4 if ins[5] is None else (ins[4],) + tuple(ins[5])
         out.append((ins[0], dump.ops[ins[1]][0], ins[2], dump.strings[ins[3]], p, list(ins[6]),
                     list(ins[7]) if len(ins) > 7 else None))
-    return out
+    return left, out
 
 
 def compare(code, tries=3):
@@ -311,7 +359,7 @@ def compare(code, tries=3):
 
     raw = code._co_code_adaptive
     before = dis_view()
-    mine = decode_names(code)
+    left, mine = decode_names(code)
     after = dis_view()
     if before[1] != after[1] or raw != code._co_code_adaptive:
         # Code that runs while we compare (dis's own, this file's): it changes under us.
@@ -321,12 +369,19 @@ def compare(code, tries=3):
         return []
     theirs = after[0]
     problems = []
+    if left:   # checked on the Rust side (--left-to-cli), with the expected values below
+        record = {"first_line": code.co_firstlineno, "linetable": code.co_linetable.hex(),
+                  "code": raw.hex(), "where": "%s (%s:%d)" % (
+                      code.co_qualname, code.co_filename, code.co_firstlineno),
+                  "instructions": []}
+        LEFT_TO_CLI.append(record)
     if len(mine) != len(theirs):
         problems.append("instruction count: harness %d, dis %d" % (len(mine), len(theirs)))
     for m, d in zip(mine, theirs):
         off, opname, arg, argrepr, pos, cache, counter = m
-        got = (off, opname, arg, argrepr, pos[0], pos)
-        want = (d.offset, d.opname, d.arg, d.argrepr, d.positions.lineno, tuple(d.positions))
+        got = (off, opname, arg, argrepr) + (() if left else (pos[0], pos))
+        want = (d.offset, d.opname, d.arg, d.argrepr) + (
+            () if left else (d.positions.lineno, tuple(d.positions)))
         if got != want:
             problems.append("offset %d: harness %r\n%s     dis %r" % (d.offset, got, " " * 12,
                                                                        want))
@@ -336,9 +391,16 @@ def compare(code, tries=3):
         fam = dis._all_opname[dis._deoptop(walked)]
         words = [int.from_bytes(raw[k:k + 2], sys.byteorder)
                  for k in range(off + 2, off + 2 + 2 * cache_size(fam), 2)]
+        counter_kind = harness.tables().counter[d.opcode]
+        if left:
+            counted = bool(words) and counter_kind in ("adaptive", "jit")
+            record["instructions"].append(
+                {"offset": d.offset, "counted": counter_kind in ("adaptive", "jit"),
+                 "positions": list(d.positions), "cache": words,
+                 "counter": [words[0] >> 4, words[0] & 15] if counted else None})
+            continue
         if cache != words:
             problems.append("offset %d: cache words %r, expected %r" % (off, cache, words))
-        counter_kind = harness.tables().counter[d.opcode]
         if (counter is not None) != (bool(words) and counter_kind in ("adaptive", "jit")):
             problems.append("offset %d: counter %r for %s" % (off, counter, fam))
         elif counter is not None and counter != [words[0] >> 4, words[0] & 15]:
@@ -356,7 +418,7 @@ def timing(codes):
 
     def run_mine():
         dump = harness.Dump()
-        return [harness.decode_code(c, dump) for c in codes]
+        return [harness.decode_code(c, dump)[0] for c in codes]
 
     best = {}
     gc.collect()
@@ -393,10 +455,16 @@ def main(argv):
                                                 code.co_firstlineno))
                 for p in problems[:6]:
                     print("    " + p)
-    ninstr = sum(len(decode_names(c)) for c in codes)
+    ninstr = sum(len(decode_names(c)[1]) for c in codes)
     v = ".".join(map(str, sys.version_info[:3]))
     print("fidelity %s: %d code objects, %d instructions, %d mismatching code objects "
           "(%d skipped: changing while compared)" % (v, counted, ninstr, bad, len(UNSTABLE)))
+    if "--left-to-cli" in argv:
+        import json
+        with open(argv[argv.index("--left-to-cli") + 1], "w") as f:
+            json.dump(LEFT_TO_CLI, f)
+        print("positions and caches of %d code objects left to the CLI: written for the Rust "
+              "check" % len(LEFT_TO_CLI))
     if "--time" in argv:
         timing(codes)
     return 1 if bad else 0

@@ -5,7 +5,7 @@
 PYTHON may be any python3-like executable, e.g. scripts/python-pyodide for 3.14. Checks the
 dump against docs/dump-format.md (shape and types of every field) and facts about the test
 programs: the workload's hot loop specialized to LOAD_ATTR_SLOT, module and class bodies
-present, counters decoded, samples (when threads exist), churn in churn.py (when threads
+present, counters decoded (or left to the CLI), samples (when threads exist), churn in churn.py (when threads
 exist), exit statuses and exceptions, argv, filters, stdout left to the program, and the
 refusal of interpreters older than 3.11. Prints one line per check; exits 1 on a failure.
 """
@@ -90,6 +90,14 @@ def validate(doc):
     kinds = {"module", "class", "function", "lambda", "generator", "coroutine",
              "async_generator", "comprehension"}
     used_ops = set()
+    # Code objects whose positions, cache words and counters the CLI fills in from their raw
+    # bytes (crates/core capture.rs; checked against dis by fidelity.py and harness_python.rs).
+    raw_code = doc.get("raw_code")
+    need(isinstance(raw_code, list) and all(
+        len(r) == 3 and is_int(r[0]) and 0 <= r[0] < nc and is_hex(r[1]) and is_hex(r[2])
+        for r in raw_code), "raw_code")
+    left_to_cli = {r[0]: len(r[2]) // 2 for r in raw_code or ()}
+    need(len(left_to_cli) == len(raw_code or ()), "raw_code: one entry per code object")
     for i, c in enumerate(code):
         p = "code[%d]" % i
         need(is_int(c["file"]) and 0 <= c["file"] < nf, p + ".file")
@@ -115,10 +123,14 @@ def validate(doc):
             used_ops.add(ins[1])
             kind = ops[ins[1]][3]
             counter = ins[7] if len(ins) > 7 else None
-            want_counter = bool(ins[6]) and kind in ("adaptive", "jit")
-            need((counter is not None) == want_counter and (
-                counter is None or counter == [ins[6][0] >> 4, ins[6][0] & 15]), q + "[7]")
-            need(bool(ins[6]) == (kind is not None), q + "[6] vs counter kind")
+            if i in left_to_cli:
+                need(ins[4] is None and ins[5] is None and ins[6] == [] and counter is None
+                     and ins[0] + 2 <= left_to_cli[i], q + " left to the CLI")
+            else:
+                want_counter = bool(ins[6]) and kind in ("adaptive", "jit")
+                need((counter is not None) == want_counter and (
+                    counter is None or counter == [ins[6][0] >> 4, ins[6][0] & 15]), q + "[7]")
+                need(bool(ins[6]) == (kind is not None), q + "[6] vs counter kind")
             if len(ins) == 9:
                 flips, seen = ins[8]
                 need(flips >= 1 and all(0 <= o < no for o in seen), q + "[8]")
@@ -127,6 +139,13 @@ def validate(doc):
     need(used_ops == set(range(no)), "ops table lists exactly the ops used")
     need(doc.get("pystats", 0) is None, "pystats")
     return bad
+
+
+def is_hex(s):
+    try:
+        return isinstance(s, str) and s == bytes.fromhex(s).hex()
+    except ValueError:
+        return False
 
 
 def find(doc, module, qualname):
@@ -173,8 +192,10 @@ def case_workload(python, tmp):
     module = find(doc, "shapes", "<module>")
     check(point and module and point[0]["parent"] == doc["code"].index(module[0]),
           "workload: parent of shapes.Point is the shapes module body")
-    check(any(len(i) > 7 for c in doc["code"] for i in c["instructions"]),
-          "workload: counters decoded")
+    # Counters of code in raw_code are decoded by the CLI (crates/cli/tests/dump.rs checks them).
+    check(any(len(i) > 7 for c in doc["code"] for i in c["instructions"]) or
+          len(doc["raw_code"]) > len(doc["code"]) // 2,
+          "workload: counters decoded, or left to the CLI")
     files = {f["path"]: f for f in doc["files"]}
     shapes_file = [f for p_, f in files.items() if p_.endswith("shapes.py")]
     check(shapes_file and shapes_file[0]["module"] == "shapes" and shapes_file[0]["source"],

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod sort;
+
 use crate::align::{align_sites, AlignOptions, AlignedRow, RowKind};
 use crate::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
 use crate::dump::Dump;
@@ -299,7 +301,7 @@ impl<'a> DiffSession<'a> {
         if filtered && pairs.is_empty() && added_functions.is_empty() && removed_functions.is_empty() {
             warnings.push(warning("no_match_for_filters", "no code object matches the function/module filters".into()));
         }
-        functions.sort_by(|a, b| {
+        sort::sort_by(&mut functions, |a, b| {
             rank_order(
                 (a.score, a.regressions, &a.module, &a.qualname, a.head_first_line),
                 (b.score, b.regressions, &b.module, &b.qualname, b.head_first_line),

@@ -68,7 +68,7 @@ impl<'a> ExplainContext<'a> {
                 continue;
             };
             let mut keys = norm.keys(Side::Head, a);
-            keys.sort_unstable();
+            crate::diff::sort::sort_by(&mut keys, Ord::cmp);
             added_children.entry(parent).or_default().push((head.str(c.qualname).to_string(), c.first_line, keys));
         }
         ExplainContext {
@@ -167,6 +167,7 @@ pub fn int_float_mixing(f: &Facts) -> Option<String> {
     if !matches!(f.change.family.as_str(), "BINARY_OP" | "COMPARE_OP") {
         return None;
     }
+    // ASCII names: `to_ascii_lowercase` keeps Unicode's case tables out of the web viewer.
     let ty = |n: &str| ["INT", "FLOAT"].into_iter().find(|t| n.split('_').any(|p| p == *t));
     let base = f.change.base.as_deref()?;
     let head = f.change.head.as_deref()?;
@@ -174,12 +175,12 @@ pub fn int_float_mixing(f: &Facts) -> Option<String> {
     match (ty(base), ty(head)) {
         (Some(a), Some(b)) if a != b => Some(format!(
             "{op}now works on {} where it worked on {} ({base} → {head}): int/float mixing",
-            b.to_lowercase(),
-            a.to_lowercase()
+            b.to_ascii_lowercase(),
+            a.to_ascii_lowercase()
         )),
         (Some(a), None) => Some(format!(
             "int/float mixing: {op}was specialized for {} operands ({base}) and now sees mixed or other types; BINARY_OP specializes only when both operands are int or both float",
-            a.to_lowercase()
+            a.to_ascii_lowercase()
         )),
         _ if f.change.kind == ChangeKind::Churning && ty(base).is_some() => {
             Some(format!("int/float mixing: {op}flips between int and float specializations"))

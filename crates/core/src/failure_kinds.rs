@@ -463,7 +463,8 @@ pub fn failure_kind_name(minor: Option<(u32, u32)>, family: &str, kind: u32) -> 
     if let Some((g, _, name)) = table.iter().find(|(g, k, _)| *k == kind && *g == wanted) {
         let full = if g.is_empty() { name.to_string() } else { format!("{g}_{name}") };
         return FailureKindName {
-            label: name.replace('_', " ").to_lowercase(),
+            // The tables' names are ASCII (no Unicode case tables needed).
+            label: name.replace('_', " ").to_ascii_lowercase(),
             constant: Some(format!("SPEC_FAIL_{full}")),
         };
     }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::diff::sort::{sort_by, sort_by_key};
 use crate::dump::{CodeInfo, Dump};
 use crate::normalize::{Key, Normalizer, Side};
 
@@ -64,8 +65,8 @@ pub fn match_code(norm: &mut Normalizer) -> Matching {
     }
     let mut m = Matching::default();
     for (_, (mut b, mut h)) in groups {
-        b.sort_by_key(|&i| (base.code[i as usize].first_line, i));
-        h.sort_by_key(|&i| (head.code[i as usize].first_line, i));
+        sort_by_key(&mut b, |&i| (base.code[i as usize].first_line, i));
+        sort_by_key(&mut h, |&i| (head.code[i as usize].first_line, i));
         let pairs = if b.len() == 1 && h.len() == 1 {
             vec![(0, 0)]
         } else if b.is_empty() || h.is_empty() {
@@ -84,9 +85,9 @@ pub fn match_code(norm: &mut Normalizer) -> Matching {
         m.removed.extend(b.iter().zip(&bused).filter(|(_, &u)| !u).map(|(&i, _)| i));
         m.added.extend(h.iter().zip(&hused).filter(|(_, &u)| !u).map(|(&i, _)| i));
     }
-    m.pairs.sort();
-    m.added.sort_unstable();
-    m.removed.sort_unstable();
+    sort_by(&mut m.pairs, Ord::cmp);
+    sort_by(&mut m.added, Ord::cmp);
+    sort_by(&mut m.removed, Ord::cmp);
     m
 }
 
@@ -152,7 +153,7 @@ fn absolute_path<'p>(cwd: &'p str, path: &'p str) -> Vec<&'p str> {
 
 fn sorted_keys(norm: &mut Normalizer, side: Side, code: u32) -> Vec<Key> {
     let mut k = norm.keys(side, code);
-    k.sort_unstable();
+    sort_by(&mut k, Ord::cmp);
     k
 }
 

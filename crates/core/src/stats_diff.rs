@@ -175,7 +175,7 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
             });
         }
     }
-    executions.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| b.opname.cmp(&a.opname)));
+    crate::diff::sort::sort_by(&mut executions, |a, b| b.count.cmp(&a.count).then_with(|| b.opname.cmp(&a.opname)));
 
     let mut families = Vec::new();
     // Family heads: opnames that are their own family and have specialization counters or
@@ -201,12 +201,12 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
             .map(|(&kind, &count)| FailureKindCount { kind, name: failure_kind_name(minor, &head, kind), count })
             .collect();
         if newer_script {
-            failure_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(a.kind.cmp(&b.kind)));
+            crate::diff::sort::sort_by(&mut failure_kinds, |a, b| b.count.cmp(&a.count).then(a.kind.cmp(&b.kind)));
         } else {
-            failure_kinds.sort_by(|a, b| b.count.cmp(&a.count).then(b.kind.cmp(&a.kind)));
+            crate::diff::sort::sort_by(&mut failure_kinds, |a, b| b.count.cmp(&a.count).then(b.kind.cmp(&a.kind)));
         }
         let mut m = members.remove(head.as_str()).unwrap_or_default();
-        m.sort_by(|a, b| b.execution_count.cmp(&a.execution_count).then_with(|| a.opname.cmp(&b.opname)));
+        crate::diff::sort::sort_by(&mut m, |a, b| b.execution_count.cmp(&a.execution_count).then_with(|| a.opname.cmp(&b.opname)));
         let sp = &s.specialization;
         families.push(FamilySummary {
             family: head,
@@ -223,7 +223,7 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
             members: m,
         });
     }
-    families.sort_by(|a, b| b.total().cmp(&a.total()).then_with(|| a.family.cmp(&b.family)));
+    crate::diff::sort::sort_by(&mut families, |a, b| b.total().cmp(&a.total()).then_with(|| a.family.cmp(&b.family)));
     StatsSummary { python: stats.python.clone(), total_executions: stats.total_executions(), families, executions }
 }
 
@@ -372,7 +372,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
             }
         }
         let mut failure_kinds: Vec<FailureKindDiff> = kinds.into_values().collect();
-        failure_kinds.sort_by(|x, y| {
+        crate::diff::sort::sort_by(&mut failure_kinds, |x, y| {
             y.count.change().unsigned_abs().cmp(&x.count.change().unsigned_abs()).then_with(|| x.name.label.cmp(&y.name.label))
         });
         let mut members: BTreeMap<String, MemberDiff> = BTreeMap::new();
@@ -394,7 +394,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
             }
         }
         let mut members: Vec<MemberDiff> = members.into_values().collect();
-        members.sort_by(|x, y| {
+        crate::diff::sort::sort_by(&mut members, |x, y| {
             y.execution_count
                 .change()
                 .unsigned_abs()
@@ -414,7 +414,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
             members,
         });
     }
-    families.sort_by(|x, y| {
+    crate::diff::sort::sort_by(&mut families, |x, y| {
         magnitude(&[y.hit, y.miss, y.deferred, y.unquickened])
             .cmp(&magnitude(&[x.hit, x.miss, x.deferred, x.unquickened]))
             .then_with(|| x.family.cmp(&y.family))
@@ -439,7 +439,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
         }
     }
     let mut executions: Vec<ExecutionDiff> = executions.into_values().collect();
-    executions.sort_by(|x, y| {
+    crate::diff::sort::sort_by(&mut executions, |x, y| {
         y.count.change().unsigned_abs().cmp(&x.count.change().unsigned_abs()).then_with(|| x.opname.cmp(&y.opname))
     });
     StatsDiff {

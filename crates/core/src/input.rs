@@ -2,7 +2,6 @@
 //! type whose one-line message names the file and what is wrong with it.
 
 use std::fmt;
-use std::io::Read;
 
 /// Limits applied before and during parsing, so hostile or accidental input cannot exhaust
 /// memory (the web viewer runs in a browser tab).
@@ -138,6 +137,14 @@ pub fn decompressed<'a>(
     if !is_gzip(bytes) {
         return Ok(std::borrow::Cow::Borrowed(bytes));
     }
+    gunzip(file, bytes, limits).map(std::borrow::Cow::Owned)
+}
+
+/// Inflates a gzip input (every member of a multi-member file), enforcing `limits`.
+#[cfg(feature = "gzip")]
+fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let err = |kind| InputError::new(file, kind);
     // Guess the inflated size (JSON compresses ~5x), but never reserve past the limit: a
     // hostile 200 MB .gz must not ask for 1.2 GB up front.
     let guess = (bytes.len() as u64).saturating_mul(6).min(limits.max_bytes + 1);
@@ -154,7 +161,17 @@ pub fn decompressed<'a>(
     if out.len() as u64 > limits.max_bytes {
         return Err(err(InputErrorKind::TooLarge { bytes: out.len() as u64, limit: limits.max_bytes }));
     }
-    Ok(std::borrow::Cow::Owned(out))
+    Ok(out)
+}
+
+/// Without the `gzip` feature the caller inflates gzip inputs itself (the web viewer does it
+/// with the browser's `DecompressionStream`); one that did not gets a clear error.
+#[cfg(not(feature = "gzip"))]
+fn gunzip(file: &str, _bytes: &[u8], _limits: ReadLimits) -> Result<Vec<u8>, InputError> {
+    Err(InputError::new(
+        file,
+        InputErrorKind::NotADump("gzip-compressed, and this build reads only uncompressed files".into()),
+    ))
 }
 
 /// What kind of file some bytes look like, judged from their first bytes only.
@@ -196,6 +213,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "gzip")]
     fn gzip_is_detected_and_limited() {
         use std::io::Write;
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

@@ -18,7 +18,6 @@
 //! decompressed size (the caller's [`ReadLimits`]).
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
 
@@ -65,8 +64,14 @@ pub struct ShareNote {
 
 const MAGIC: &str = "specdiff-share 1\n";
 
-/// Packs `payload` into a link payload string (`"s1.…"`).
+/// Packs `payload` into a link payload string (`"s1.…"`): [`pack`] of [`deflate`] of [`body`].
+#[cfg(feature = "share-flate")]
 pub fn encode(payload: &SharePayload) -> String {
+    pack(&deflate(&body(payload)))
+}
+
+/// The uncompressed body of a link (see the module docs).
+pub fn body(payload: &SharePayload) -> Vec<u8> {
     let mut body = MAGIC.as_bytes().to_vec();
     body.extend(serde_json::to_vec(&payload.note).expect("a ShareNote always serializes"));
     body.push(b'\n');
@@ -75,17 +80,48 @@ pub fn encode(payload: &SharePayload) -> String {
         body.extend(format!("{}\n", json.len()).as_bytes());
         body.extend(json);
     }
+    body
+}
+
+/// Raw DEFLATE of a [`body`], at the best compression flate2 has.
+#[cfg(feature = "share-flate")]
+pub fn deflate(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
     let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    enc.write_all(&body).expect("writing to a Vec cannot fail");
-    let packed = enc.finish().expect("writing to a Vec cannot fail");
+    enc.write_all(body).expect("writing to a Vec cannot fail");
+    enc.finish().expect("writing to a Vec cannot fail")
+}
+
+/// A link payload from the raw DEFLATE of a [`body`]. Any encoder's DEFLATE will do: the web
+/// viewer uses the browser's `CompressionStream('deflate-raw')`, whose bytes differ from
+/// [`deflate`]'s, and [`decode`] reads both.
+pub fn pack(packed: &[u8]) -> String {
     let mut out = String::with_capacity(PREFIX.len() + packed.len() * 4 / 3 + 4);
     out.push_str(PREFIX);
-    base64url_encode(&packed, &mut out);
+    base64url_encode(packed, &mut out);
     out
 }
 
 /// Unpacks a link payload made by [`encode`]. Errors are one line, named [`SOURCE_NAME`].
+#[cfg(feature = "share-flate")]
 pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError> {
+    use std::io::Read;
+    let packed = unpack(text)?;
+    let mut body = Vec::new();
+    let mut reader = flate2::read::DeflateDecoder::new(packed.as_slice()).take(limits.max_bytes + 1);
+    match reader.read_to_end(&mut body) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(cut_error()),
+        Err(_) => return Err(corrupt_error()),
+    }
+    read_body(&body, limits)
+}
+
+/// The first half of [`decode`]: the raw DEFLATE bytes a link payload carries, after the
+/// checks of its length, version prefix and base64url. Callers without the `share-flate`
+/// feature (the web viewer, which inflates with the browser's `DecompressionStream`) inflate
+/// them themselves and hand the result to [`read_body`].
+pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
     let err = |kind| InputError::new(SOURCE_NAME, kind);
     let text = text.trim();
     if text.is_empty() {
@@ -103,20 +139,29 @@ pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError
         };
         return Err(err(InputErrorKind::NotADump(detail)));
     };
-    let packed = base64url_decode(body).map_err(|at| {
+    base64url_decode(body).map_err(|at| {
         err(InputErrorKind::NotADump(format!(
             "character {} is not base64url (was the link cut or edited?)",
             at + PREFIX.len() + 1
         )))
-    })?;
-    let cut = || err(InputErrorKind::Truncated("the link ends early (was it cut when copied?)".into()));
-    let mut body = Vec::new();
-    let mut reader = flate2::read::DeflateDecoder::new(packed.as_slice()).take(limits.max_bytes + 1);
-    match reader.read_to_end(&mut body) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(cut()),
-        Err(_) => return Err(err(InputErrorKind::NotADump("corrupt compressed data (was the link edited?)".into()))),
-    }
+    })
+}
+
+/// The error for compressed data that stops early (a link cut when copied).
+pub fn cut_error() -> InputError {
+    InputError::new(SOURCE_NAME, InputErrorKind::Truncated("the link ends early (was it cut when copied?)".into()))
+}
+
+/// The error for compressed data that does not inflate.
+pub fn corrupt_error() -> InputError {
+    InputError::new(SOURCE_NAME, InputErrorKind::NotADump("corrupt compressed data (was the link edited?)".into()))
+}
+
+/// The second half of [`decode`]: reads an inflated link body (at most `limits.max_bytes`;
+/// one byte more means it was larger).
+pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputError> {
+    let err = |kind| InputError::new(SOURCE_NAME, kind);
+    let cut = cut_error;
     if body.len() as u64 > limits.max_bytes {
         return Err(err(InputErrorKind::TooLarge { bytes: body.len() as u64, limit: limits.max_bytes }));
     }
@@ -384,6 +429,32 @@ mod tests {
     }
 
     #[test]
+    fn links_from_any_deflate_encoder_decode() {
+        // The web viewer packs links compressed by the browser (zlib's DEFLATE, not flate2's):
+        // other bytes, the same payload.
+        use std::io::Write;
+        let d = sample();
+        let p = SharePayload { base: Some(d.clone()), head: Some(d), note: ShareNote::default() };
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&body(&p)).unwrap();
+        let other = pack(&enc.finish().unwrap());
+        assert_ne!(other, encode(&p));
+        assert_eq!(decode(&other, ReadLimits::default()).unwrap(), p);
+        // A link made by Chromium's CompressionStream('deflate-raw') from the demo pair
+        // (tests/fixtures/share/, see its README).
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/share");
+        let link = std::fs::read_to_string(format!("{dir}/demo-chromium.link")).unwrap();
+        let p = decode(&link, ReadLimits::default()).unwrap();
+        let demo = |f: &str| {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f;
+            crate::dump::read_dump(f, &std::fs::read(path).unwrap(), ReadLimits::default()).unwrap()
+        };
+        assert_eq!(p.base, Some(demo("base.json")));
+        assert_eq!(p.head, Some(demo("head.json")));
+        assert_ne!(link.trim(), encode(&p), "the browser's DEFLATE differs from flate2's");
+    }
+
+    #[test]
     fn reduce_keeps_only_what_is_used() {
         let d = sample();
         let r = reduce(&d, |_, c| d.str(c.qualname) == "g");
@@ -417,6 +488,7 @@ mod tests {
         let tiny = ReadLimits { max_bytes: 100 };
         assert!(decode(&link, tiny).unwrap_err().to_string().contains("too large"));
         // Valid compression of something that is not a share.
+        use std::io::Write;
         let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
         enc.write_all(b"{\"x\":1}").unwrap();
         let mut s = PREFIX.to_string();

@@ -15,7 +15,9 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
-use crate::engine::{InputFile, Session};
+use specdiff_core::input::{is_gzip, InputError, InputErrorKind};
+
+use crate::engine::{InputFile, Session, BROWSER_LIMITS};
 use crate::model::Side;
 use crate::protocol::{Request, Response};
 
@@ -65,6 +67,10 @@ impl Runner {
         for (i, f) in files.iter().enumerate() {
             (self.out)(Response::Progress { side, label: format!("reading {}", f.name()), fraction: i as f64 / total * 0.3 });
             match read_blob(f).await {
+                Ok(bytes) if is_gzip(&bytes) => inputs.push(match gunzip(f, BROWSER_LIMITS.max_bytes).await {
+                    Ok(bytes) => InputFile::new(f.name(), bytes),
+                    Err(kind) => InputFile::unreadable(f.name(), InputError::new(f.name(), kind).to_string()),
+                }),
                 Ok(bytes) => inputs.push(InputFile::new(f.name(), bytes)),
                 Err(e) => {
                     (self.out)(Response::Failed { side, message: format!("{}: cannot read the file ({e})", f.name()) });
@@ -72,6 +78,16 @@ impl Runner {
                     return;
                 }
             }
+        }
+        if let Request::OpenShare { payload } = &request {
+            inputs.push(inflate_share(payload).await);
+        }
+        if let Request::Share { focus } = &request {
+            // Requests run one at a time: nothing else borrows the session during the awaits.
+            #[allow(clippy::await_holding_refcell_ref)]
+            let link = self.session.borrow().share(focus.as_deref(), deflate_raw).await;
+            (self.out)(link);
+            return;
         }
         if self.yield_between {
             gloo::timers::future::TimeoutFuture::new(0).await;
@@ -83,6 +99,111 @@ impl Runner {
 async fn read_blob(blob: &Blob) -> Result<Vec<u8>, String> {
     let buf = JsFuture::from(blob.array_buffer()).await.map_err(|e| js_error(&e))?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The browser's streaming inflater (web-sys has it only among its unstable APIs).
+    type DecompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+
+    /// The browser's streaming compressor (likewise).
+    type CompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<CompressionStream, JsValue>;
+}
+
+/// Raw DEFLATE of a share link's body by the browser's `CompressionStream('deflate-raw')`
+/// (zlib's, in Chromium): the wasm then carries no deflater. Its bytes differ from the core's
+/// `share::deflate`; any DEFLATE decodes the same.
+async fn deflate_raw(body: Vec<u8>) -> Result<Vec<u8>, String> {
+    let failed = |e: &JsValue| format!("cannot compress ({})", js_error(e));
+    let deflater = CompressionStream::new("deflate-raw").map_err(|e| failed(&e))?;
+    let blob = Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(body.as_slice())))
+        .map_err(|e| failed(&e))?;
+    drop(body);
+    read_through(&blob, deflater.unchecked_ref(), u64::MAX).await.map_err(|e| match e {
+        Inflate::Corrupt(why) => format!("cannot compress ({why})"),
+        _ => "cannot compress".to_string(),
+    })
+}
+
+/// Inflates a gzip file with the browser's `DecompressionStream` (so the wasm carries no
+/// inflater or CRC tables), stopping as soon as more than `limit` bytes come out. Errors are
+/// the ones `specdiff_core::input` gives for the same file.
+async fn gunzip(blob: &Blob, limit: u64) -> Result<Vec<u8>, InputErrorKind> {
+    inflate(blob, "gzip", limit).await.map_err(|e| match e {
+        Inflate::Truncated => InputErrorKind::Truncated("the gzip stream ends early".into()),
+        Inflate::Corrupt(why) => InputErrorKind::NotADump(format!("corrupt gzip data ({why})")),
+        Inflate::TooLarge(bytes) => InputErrorKind::TooLarge { bytes, limit },
+    })
+}
+
+/// The body of a share link, inflated by the browser (`deflate-raw`), as the one input file of
+/// its `OpenShare` request; errors are the core's (`share::decode` natively).
+async fn inflate_share(payload: &str) -> InputFile {
+    use specdiff_core::share;
+    let name = share::SOURCE_NAME;
+    let packed = match share::unpack(payload) {
+        Ok(p) => p,
+        Err(e) => return InputFile::unreadable(name, e.to_string()),
+    };
+    let bytes = js_sys::Array::of1(&js_sys::Uint8Array::from(packed.as_slice()));
+    let Ok(blob) = Blob::new_with_u8_array_sequence(&bytes) else {
+        return InputFile::unreadable(name, share::corrupt_error().to_string());
+    };
+    let limit = BROWSER_LIMITS.max_bytes;
+    let error = match inflate(&blob, "deflate-raw", limit).await {
+        Ok(body) => return InputFile::new(name, body),
+        Err(Inflate::TooLarge(bytes)) => InputError::new(name, InputErrorKind::TooLarge { bytes, limit }),
+        Err(Inflate::Truncated) => share::cut_error(),
+        Err(Inflate::Corrupt(_)) => share::corrupt_error(),
+    };
+    InputFile::unreadable(name, error.to_string())
+}
+
+/// Why [`inflate`] failed.
+enum Inflate {
+    /// The compressed data stops early.
+    Truncated,
+    /// It is not valid compressed data (the browser's message).
+    Corrupt(String),
+    /// More than the cap came out (the size seen).
+    TooLarge(u64),
+}
+
+/// `blob` inflated by the browser's `DecompressionStream(format)`, reading at most `cap` bytes.
+async fn inflate(blob: &Blob, format: &str, cap: u64) -> Result<Vec<u8>, Inflate> {
+    let inflater = DecompressionStream::new(format).map_err(|e| Inflate::Corrupt(js_error(&e)))?;
+    read_through(blob, inflater.unchecked_ref(), cap).await
+}
+
+/// The bytes of `blob` passed through the transform stream `transform`, at most `cap` of them.
+async fn read_through(blob: &Blob, transform: &web_sys::ReadableWritablePair, cap: u64) -> Result<Vec<u8>, Inflate> {
+    let stream = blob.stream().pipe_through(transform);
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut out = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
+            let why = js_error(&e);
+            // Chromium's TypeError for a stream that stops early: "Compressed input was truncated."
+            if why.contains("truncated") { Inflate::Truncated } else { Inflate::Corrupt(why) }
+        })?;
+        let field = |name: &str| js_sys::Reflect::get(&chunk, &name.into()).unwrap_or(JsValue::TRUE);
+        if field("done").is_truthy() {
+            return Ok(out);
+        }
+        let value: js_sys::Uint8Array = field("value").unchecked_into();
+        let start = out.len();
+        let end = start + value.length() as usize;
+        if end as u64 > cap {
+            let _ = reader.cancel();
+            return Err(Inflate::TooLarge(end as u64));
+        }
+        out.resize(end, 0);
+        value.copy_to(&mut out[start..]);
+    }
 }
 
 /// A readable one-line form of a JS error value.

@@ -25,14 +25,23 @@ pub const BROWSER_LIMITS: ReadLimits = ReadLimits { max_bytes: 256 * 1024 * 1024
 pub struct InputFile {
     /// File name as the user gave it.
     pub name: String,
-    /// Its bytes (possibly gzip).
+    /// Its bytes. The core reads them uncompressed only (its `gzip` feature is off here): the
+    /// bridge inflates `.gz` files with the browser's `DecompressionStream` first.
     pub bytes: Vec<u8>,
+    /// Why the file could not be read before it reached the engine (a corrupt or truncated
+    /// gzip file): one line naming the file, reported on the file's side like a parse error.
+    pub error: Option<String>,
 }
 
 impl InputFile {
     /// A file from a name and bytes.
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), bytes: bytes.into() }
+        InputFile { name: name.into(), bytes: bytes.into(), error: None }
+    }
+
+    /// A file that could not be read: `error` is its one-line message.
+    pub fn unreadable(name: impl Into<String>, error: String) -> Self {
+        InputFile { name: name.into(), bytes: Vec::new(), error: Some(error) }
     }
 
     /// Raw pystats (`.txt`, or text that looks like `key : value` lines), else a dump.
@@ -167,7 +176,7 @@ impl Session {
                 self.refresh(out);
             }
             Request::OpenShare { payload } => {
-                self.open_share(&payload, out);
+                self.open_share(&payload, files, out);
                 self.refresh(out);
             }
             Request::Clear { side } => {
@@ -189,7 +198,7 @@ impl Session {
                 Some(d) => Response::Function(Box::new(d)),
                 None => Response::Failed { side: None, message: format!("no function {key:?} in the loaded runs") },
             }),
-            Request::Share { focus } => out(self.share(focus.as_deref())),
+            Request::Share { focus } => out(self.share_here(focus.as_deref())),
             Request::Stats => out(Response::Stats(Box::new(self.stats_table()))),
         }
     }
@@ -241,9 +250,16 @@ impl Session {
         }
     }
 
-    fn open_share(&mut self, payload: &str, out: &mut dyn FnMut(Response)) {
+    /// `inflated`: the link's body as the bridge inflated it (one file, or its error); without
+    /// it the link is decoded here, which only native builds can (see [`decode_share`]).
+    fn open_share(&mut self, payload: &str, inflated: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
         out(Response::Progress { side: None, label: "opening the share link".into(), fraction: 0.2 });
-        match share::decode(payload, BROWSER_LIMITS) {
+        let decoded = match inflated.into_iter().next() {
+            Some(InputFile { error: Some(e), .. }) => Err(e),
+            Some(f) => share::read_body(&f.bytes, BROWSER_LIMITS).map_err(|e| e.to_string()),
+            None => decode_share(payload),
+        };
+        match decoded {
             Ok(p) => {
                 let note = p.note;
                 for (side, dump, total) in
@@ -270,7 +286,7 @@ impl Session {
                     }
                 }
             }
-            Err(e) => out(Response::Failed { side: None, message: e.to_string() }),
+            Err(message) => out(Response::Failed { side: None, message }),
         }
     }
 
@@ -336,7 +352,38 @@ impl Session {
         Some(analysis::detail(&rows, key, (a.pair.base(), a.pair.head()), single))
     }
 
-    fn share(&mut self, focus: Option<&str>) -> Response {
+    /// A share link made with the core's deflater (native builds; see [`decode_share`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn share_here(&self, focus: Option<&str>) -> Response {
+        use std::future::Future;
+        use std::task::{Context, Poll, Waker};
+        let link = self.share(focus, |body| std::future::ready(Ok(share::deflate(&body))));
+        // The compressor is always ready, so one poll finishes the whole search.
+        match std::pin::pin!(link).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(response) => response,
+            Poll::Pending => unreachable!("a ready compressor never waits"),
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn share_here(&self, _focus: Option<&str>) -> Response {
+        Response::Failed { side: None, message: "share link: links are made by the bridge in this build".into() }
+    }
+
+    /// A share link of what is loaded, `deflate` being the raw DEFLATE compressor: the core's
+    /// natively, the browser's `CompressionStream` in the web viewer (see `bridge.rs`), whose
+    /// links differ byte-wise from the core's but decode the same everywhere. Asynchronous
+    /// because the browser's compressor is; links too long for a comment are made again
+    /// from fewer functions, each try compressed anew.
+    pub async fn share<F, Fut>(&self, focus: Option<&str>, deflate: F) -> Response
+    where
+        F: Fn(Vec<u8>) -> Fut,
+        Fut: std::future::Future<Output = Result<Vec<u8>, String>>,
+    {
+        let encode = |p: SharePayload| {
+            let packed = deflate(share::body(&p));
+            async move { packed.await.map(|z| share::pack(&z)) }
+        };
         let base = self.run(Side::Base).and_then(|r| r.dump.clone());
         let head = self.run(Side::Head).and_then(|r| r.dump.clone());
         if base.is_none() && head.is_none() {
@@ -350,7 +397,10 @@ impl Session {
             comment: focus.map(str::to_string),
         };
         let full = SharePayload { base: base.as_deref().cloned(), head: head.as_deref().cloned(), note: note(false) };
-        let payload = share::encode(&full);
+        let payload = match encode(full).await {
+            Ok(p) => p,
+            Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
+        };
         if payload.len() <= share::COMMENT_FRIENDLY_CHARS {
             return Response::ShareLink { payload, note: None };
         }
@@ -393,7 +443,10 @@ impl Session {
             };
             let kept = rh.as_ref().or(rb.as_ref()).map_or(0, |d| d.code.len());
             let p = SharePayload { base: rb, head: rh, note: note(true) };
-            let payload = share::encode(&p);
+            let payload = match encode(p).await {
+                Ok(p) => p,
+                Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
+            };
             if payload.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
                 let mut text = format!(
                     "reduced to {} of {} code objects (the changed ones) to keep the link short",
@@ -455,6 +508,20 @@ impl Session {
     }
 }
 
+/// A share link decoded by the core. Native builds (the tests) link its inflater; the wasm
+/// build does not (the core's `share-flate` is off there): the bridge inflates links with
+/// the browser's `DecompressionStream` and hands the engine the body.
+#[cfg(not(target_arch = "wasm32"))]
+fn decode_share(payload: &str) -> Result<SharePayload, String> {
+    share::decode(payload, BROWSER_LIMITS).map_err(|e| e.to_string())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn decode_share(payload: &str) -> Result<SharePayload, String> {
+    share::unpack(payload).map_err(|e| e.to_string())?;
+    Err(format!("{}: this build inflates links in the bridge only", share::SOURCE_NAME))
+}
+
 /// Two dumps dropped together: true when `a` should be head. Names saying "base"/"head" win,
 /// then the start time (the earlier run is base).
 fn pair_is_reversed(a: &Run, b: &Run) -> bool {
@@ -491,6 +558,9 @@ fn read_run(
             fraction: 0.3 + 0.5 * (*done as f64) / total as f64,
         });
         *done += 1;
+        if let Some(e) = f.error {
+            return Err(e);
+        }
         if f.is_stats() {
             stats_files.push(f.name.clone());
             stats_inputs.push(f);

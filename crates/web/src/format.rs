@@ -3,7 +3,8 @@
 /// Sorts indices with a comparator behind `dyn`: the only copy of the sort algorithm in this
 /// crate (each monomorphized copy costs kilobytes of wasm).
 pub fn sort_indices(v: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) {
-    v.sort_by(|&a, &b| cmp(a, b));
+    // The core's copy: the core sorts through it in wasm as well, so the two share one.
+    specdiff_core::diff::sort::sort_indices(v, cmp);
 }
 
 /// Sorts `v` (stable) through [`sort_indices`].
@@ -12,6 +13,19 @@ pub fn sort_dyn<T>(v: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
     sort_indices(&mut idx, &|a, b| cmp(&v[a], &v[b]));
     let mut slots: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
     v.extend(idx.into_iter().map(|i| slots[i].take().expect("each index once")));
+}
+
+/// `s` in lower case, for the case-insensitive function search. Python names may be
+/// non-ASCII; in the browser those go through JavaScript's `toLowerCase`, so the wasm carries
+/// no Unicode case tables of its own (~5 KB gzipped).
+pub fn lowercase(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::JsString::from(s).to_lower_case().into();
+    #[cfg(not(target_arch = "wasm32"))]
+    return s.to_lowercase();
 }
 
 /// `1234567` → `"1,234,567"`.
@@ -92,5 +106,11 @@ mod tests {
         assert_eq!(date("2026-12-02T13:00:21.794Z"), "2026-12-02 13:00 UTC");
         assert_eq!(date("yesterday"), "yesterday");
         assert_eq!(seconds(0.5), "0.50 s");
+    }
+
+    #[test]
+    fn lowercase_is_unicode_aware() {
+        assert_eq!(lowercase("Dot_Sum"), "dot_sum");
+        assert_eq!(lowercase("ÄRGER.Größe"), "ärger.größe");
     }
 }

@@ -385,7 +385,7 @@ impl AppState {
 
 /// Filters and sorts the rows of `summary` (indices into `summary.rows`).
 pub fn visible_rows(summary: &Summary, filter: &Filter) -> Vec<usize> {
-    let words: Vec<String> = filter.query.split_whitespace().map(str::to_lowercase).collect();
+    let words: Vec<String> = filter.query.split_whitespace().map(crate::format::lowercase).collect();
     let diff = summary.mode == Mode::Diff;
     let mut out: Vec<usize> = summary
         .rows
@@ -402,7 +402,7 @@ pub fn visible_rows(summary: &Summary, filter: &Filter) -> Vec<usize> {
             if words.is_empty() {
                 return true;
             }
-            let hay = format!("{} {} {}", r.qualname, r.module, r.location).to_lowercase();
+            let hay = crate::format::lowercase(&format!("{} {} {}", r.qualname, r.module, r.location));
             words.iter().all(|w| hay.contains(w.as_str()))
         })
         .map(|(i, _)| i)

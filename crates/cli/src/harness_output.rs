@@ -32,7 +32,7 @@ impl HarnessExtra {
 /// without them, from each code object's raw bytes, as `dis` gives them.
 pub fn finish_raw_code(dump: &mut Dump, raw_code: &[(usize, String, String)]) -> Result<(), String> {
     for (index, linetable, adaptive_code) in raw_code {
-        let bad = |what: &str| format!("harness output: code object {index}: {what}");
+        let bad = |what: &str| format!("internal error: the harness output's code object {index}: {what}");
         let code = dump.code.get_mut(*index).ok_or_else(|| bad("not in the dump"))?;
         let linetable = decode_hex(linetable).ok_or_else(|| bad("its linetable is not hex"))?;
         let adaptive_code = decode_hex(adaptive_code).ok_or_else(|| bad("its code is not hex"))?;

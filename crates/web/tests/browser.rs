@@ -316,12 +316,11 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
     let ctr = root.query_selector("tr.insrow[data-class=lost] .counter").unwrap().unwrap();
     assert_eq!(ctr.get_attribute("title").as_deref(), Some("0 miss: plain words"));
     // The fold opens on click.
-    // The view's first effect resets the unfolded set; while other tests keep this thread
-    // busy it can run after the first click, so the click is repeated until the fold opens.
-    for i in 0..500 {
-        let Some(fold) = root.query_selector("tr.fold").unwrap() else { break };
-        if i % 25 == 0 {
-            fold.unchecked_ref::<web_sys::HtmlElement>().click();
+    let fold = root.query_selector("tr.fold").unwrap().unwrap();
+    fold.unchecked_ref::<web_sys::HtmlElement>().click();
+    for _ in 0..50 {
+        if root.query_selector("tr.fold").unwrap().is_none() {
+            break;
         }
         sleep(Duration::from_millis(20)).await;
     }

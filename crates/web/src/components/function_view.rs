@@ -22,11 +22,10 @@ pub struct FunctionViewProps {
 /// The selected function.
 #[function_component(FunctionView)]
 pub fn function_view(props: &FunctionViewProps) -> Html {
-    let expanded = use_state(Vec::<usize>::new);
-    {
-        let expanded = expanded.clone();
-        use_effect_with(props.selected.clone(), move |_| expanded.set(Vec::new()));
-    }
+    // The unfolded runs belong to the function they were opened in, so the state carries its
+    // key: another selection starts folded with no effect to reset it (an effect could run
+    // after a first click and undo it).
+    let unfolded = use_state(|| (props.selected.clone(), Vec::<usize>::new()));
     let Some(key) = &props.selected else {
         return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
     };
@@ -37,10 +36,15 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     let diff = d.mode == Mode::Diff;
     let cols = if diff { 7 } else { 3 };
 
+    let folds = Folds {
+        open: if unfolded.0 == props.selected { &unfolded.1 } else { &[] },
+        state: &unfolded,
+        selected: &props.selected,
+    };
     let mut body = Vec::new();
     let mut fold_index = 0usize;
     for row in &d.rows {
-        render_row(row, diff, cols, &mut fold_index, &expanded, &mut body);
+        render_row(row, diff, cols, &mut fold_index, &folds, &mut body);
     }
     let locations = match &d.locations {
         [Some(a), Some(b)] if a == b => a.clone(),
@@ -79,7 +83,15 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     }
 }
 
-fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, expanded: &UseStateHandle<Vec<usize>>, out: &mut Vec<Html>) {
+/// The folds of the function shown: which are open (by index in the view), and the state that
+/// opening one sets.
+struct Folds<'a> {
+    open: &'a [usize],
+    state: &'a UseStateHandle<(Option<String>, Vec<usize>)>,
+    selected: &'a Option<String>,
+}
+
+fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, folds: &Folds<'_>, out: &mut Vec<Html>) {
     match row {
         DetailRow::Source { line, text, samples } => {
             let hot = samples[0].max(samples[1]);
@@ -119,18 +131,15 @@ fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, 
         DetailRow::Fold { rows } => {
             let i = *fold_index;
             *fold_index += 1;
-            if expanded.contains(&i) {
+            if folds.open.contains(&i) {
                 for r in rows {
-                    render_row(r, diff, cols, fold_index, expanded, out);
+                    render_row(r, diff, cols, fold_index, folds, out);
                 }
             } else {
                 let n = rows.iter().filter(|r| matches!(r, DetailRow::Ins { .. })).count();
-                let expanded = expanded.clone();
-                let onclick = Callback::from(move |_| {
-                    let mut s = (*expanded).clone();
-                    s.push(i);
-                    expanded.set(s);
-                });
+                let state = folds.state.clone();
+                let opened = (folds.selected.clone(), folds.open.iter().copied().chain([i]).collect::<Vec<_>>());
+                let onclick = Callback::from(move |_| state.set(opened.clone()));
                 out.push(html! {
                     <tr class="fold" {onclick} title="click to unfold">
                         <td colspan={cols.to_string()}>{format!("⋯ {n} unchanged instruction{} folded", if n == 1 { "" } else { "s" })}</td>

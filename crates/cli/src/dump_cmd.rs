@@ -179,7 +179,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let bytes = std::fs::read(&raw_out).map_err(|e| format!("cannot read the harness output: {e}"))?;
     let mut dump = read_dump("harness output", &bytes, ReadLimits::default())
         .map_err(|e| format!("internal error: the harness wrote an invalid dump ({e})"))?;
-    let extra = HarnessExtra::read(&bytes)?;
+    let extra = HarnessExtra::read_beside(&raw_out)?;
     finish_raw_code(&mut dump, &extra.raw_code)?;
     let consumed = attach_pystats(&mut dump, extra.pystats_raw_files, capture.as_ref())?;
     let written = pending.finish(&to_json(&dump))?;

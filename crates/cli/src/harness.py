@@ -6,7 +6,9 @@ The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CP
                                                  | module NAME ARGS...
                                                  | code SOURCE ARGS...
 Options:
-    --out PATH          where to write the dump (plain UTF-8 JSON, written to PATH.tmp then renamed)
+    --out PATH          where to write the dump (plain UTF-8 JSON, written to PATH.tmp then renamed),
+                        and first PATH.extra.json: what the CLI finishes the dump with ("raw_code",
+                        "pystats_raw_files"), kept out of the dump so the CLI reads each once
     --include GLOB      keep code whose module name or file name matches (repeatable; none = all)
     --exclude GLOB      drop code whose module name or file name matches (repeatable; wins)
     --include-unrun     also dump code objects with no evidence of having run
@@ -35,7 +37,7 @@ What this file owns, and the rules it applies:
   words: `decode_code(code, Dump())` returns a code object's dump instruction arrays
   (docs/benchmarks.md "Dump": how fast). What is only byte-format work is left to the CLI
   where it can be: positions and inline cache words. For each code object decoded that way,
-  the dump this file writes lists, in "raw_code", its `co_linetable` and adaptive code, and
+  OUT.extra.json lists, in "raw_code", its `co_linetable` and adaptive code, and
   `specdiff dump` fills in each instruction's line, positions, cache words and counter
   (crates/core capture.rs) before writing the final dump. Where dis
   is itself wrong we are wrong the same way: 3.12 dis walks INSTRUMENTED_* code (left by a
@@ -1270,9 +1272,12 @@ def main(argv):
                                "samples": sampler.samples, "note": sampler.note},
                    "filters": {"include": opts.include, "exclude": opts.exclude,
                                "include_unrun": opts.include_unrun}}
-            doc = make_dump(opts, run, sampler, main_code, timer)
+            doc, raw_code = make_dump(opts, run, sampler, main_code, timer)
+            extra = {"raw_code": raw_code}
             if pystats:
-                doc["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
+                extra["pystats_raw_files"] = sorted(pystats_files(opts.pystats_dir) - stats_before)
+            # Before the dump: a dump on disk always has its extra file beside it.
+            write_json(opts.out + ".extra.json", extra)
             write_json(opts.out, doc)
             timer("write %s" % opts.out)
         except Exception:
@@ -1390,6 +1395,7 @@ class Timer:
 
 
 def make_dump(opts, run, sampler, main_code, timer):
+    """The dump document, and the raw code the CLI finishes it with (finish_entries)."""
     exec_codes = [c for c in _EXEC_CODES if type(c) is CodeType]
     roots = exec_codes + list(sampler.codes.values())
     found = find_codes(roots)
@@ -1409,7 +1415,7 @@ def make_dump(opts, run, sampler, main_code, timer):
               or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or "")}
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
-            "pystats": None, "raw_code": raw_code}
+            "pystats": None}, raw_code
 
 
 def rfc3339(ts):

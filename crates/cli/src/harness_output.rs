@@ -1,15 +1,16 @@
-//! What the harness writes beside the dump itself, and what this side does with it before the
-//! dump is written: the raw code whose positions and caches the harness left to Rust, and the
-//! pystats files the run produced.
+//! What the harness writes beside the dump itself (`OUT.extra.json`, a file of its own so that
+//! the dump stays in the shape the core's fast reader takes, and each is parsed once), and what
+//! this side does with it before the dump is written: the raw code whose positions and caches
+//! the harness left to Rust, and the pystats files the run produced.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use specdiff_core::dump::Dump;
 use specdiff_core::capture::{finish_instructions, RawCode};
 use specdiff_core::linetable::decode_hex;
 
-/// The harness's extra top-level keys (`make_dump` in `harness.py`); the core reader skips them.
+/// The harness's extra file (`write_dump` in `harness.py`).
 #[derive(Debug, Default, Deserialize)]
 pub struct HarnessExtra {
     /// The raw pystats files this run wrote, when the harness could tell.
@@ -22,9 +23,17 @@ pub struct HarnessExtra {
 }
 
 impl HarnessExtra {
-    /// Reads the extra keys from the harness's output.
-    pub fn read(raw: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(raw).map_err(|e| format!("harness output: {e}"))
+    /// Reads the extra file the harness wrote beside `dump_path`.
+    pub fn read_beside(dump_path: &Path) -> Result<Self, String> {
+        let mut path = dump_path.as_os_str().to_owned();
+        path.push(".extra.json");
+        let bytes = std::fs::read(&path)
+            .map_err(|e| format!("internal error: cannot read the harness's extra file ({e})"))?;
+        Self::parse(&bytes)
+    }
+
+    fn parse(bytes: &[u8]) -> Result<Self, String> {
+        serde_json::from_slice(bytes).map_err(|e| format!("internal error: the harness's extra file: {e}"))
     }
 }
 
@@ -48,9 +57,9 @@ mod tests {
 
     #[test]
     fn extra_keys_default_to_empty() {
-        let extra = HarnessExtra::read(br#"{"format":"specdiff-dump","code":[]}"#).unwrap();
+        let extra = HarnessExtra::parse(br#"{}"#).unwrap();
         assert!(extra.raw_code.is_empty() && extra.pystats_raw_files.is_empty());
-        let extra = HarnessExtra::read(br#"{"raw_code":[[3,"80","9700"]]}"#).unwrap();
+        let extra = HarnessExtra::parse(br#"{"raw_code":[[3,"80","9700"]]}"#).unwrap();
         assert_eq!(extra.raw_code, vec![(3, "80".to_string(), "9700".to_string())]);
     }
 }

@@ -51,6 +51,6 @@ fn instructions(offsets: &[u32], counted: &[bool]) -> Vec<Instruction> {
     offsets
         .iter()
         .zip(counted)
-        .map(|(&offset, &c)| Instruction { offset, op: u32::from(c), arg: None, argrepr: 0, line: None, pos: None, cache: Vec::new(), counter: None, churn: None })
+        .map(|(&offset, &c)| Instruction { offset, op: u32::from(c), ..Default::default() })
         .collect()
 }

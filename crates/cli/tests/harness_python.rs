@@ -77,7 +77,7 @@ impl LeftToCli {
         let mut instructions: Vec<Instruction> = self
             .instructions
             .iter()
-            .map(|e| Instruction { offset: e.offset, op: u32::from(e.counted), arg: None, argrepr: 0, line: None, pos: None, cache: Vec::new(), counter: None, churn: None })
+            .map(|e| Instruction { offset: e.offset, op: u32::from(e.counted), ..Default::default() })
             .collect();
         let raw = RawCode { first_line: self.first_line, linetable: &linetable, adaptive_code: &code };
         if let Err(e) = finish_instructions(&mut instructions, raw, &ops) {

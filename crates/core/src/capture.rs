@@ -62,7 +62,7 @@ mod tests {
     }
 
     fn instruction(offset: u32, op: u32) -> Instruction {
-        Instruction { offset, op, arg: None, argrepr: 0, line: None, pos: None, cache: Vec::new(), counter: None, churn: None }
+        Instruction { offset, op, ..Default::default() }
     }
 
     fn words(ws: &[u16]) -> Vec<u8> {

@@ -249,8 +249,9 @@ pub struct Churn {
     pub seen: Vec<u32>,
 }
 
-/// One adaptive instruction (see the table in `docs/dump-format.md`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One adaptive instruction (see the table in `docs/dump-format.md`). The default is offset 0,
+/// op 0 and nothing else known.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Instruction {
     /// Offset in bytes.
     pub offset: u32,

@@ -210,17 +210,7 @@ mod tests {
     use super::*;
 
     fn instruction(offset: u32) -> Instruction {
-        Instruction {
-            offset,
-            op: 0,
-            arg: None,
-            argrepr: 0,
-            line: Some(999),
-            pos: None,
-            cache: Vec::new(),
-            counter: None,
-            churn: None,
-        }
+        Instruction { offset, line: Some(999), ..Default::default() }
     }
 
     fn positions(table: &[u8], first_line: i64, offsets: &[u32]) -> Vec<(Option<u32>, Option<(Option<u32>, Option<u32>, Option<u32>)>)> {

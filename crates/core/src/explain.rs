@@ -4,7 +4,9 @@
 //! `docs/engine.md`, "Explanations".
 
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
+
+use litemap::LiteMap;
 
 use crate::classify::{Change, ChangeKind, SiteView};
 use crate::counters::CounterState;
@@ -60,7 +62,8 @@ impl<'a> ExplainContext<'a> {
     pub fn new(norm: &mut Normalizer<'a>, matching: &Matching) -> Self {
         let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
         let base_getattr = getattr_class_bodies(base);
-        let getattr_classes = getattr_class_bodies(head).difference(&base_getattr).cloned().collect();
+        let mut getattr_classes = getattr_class_bodies(head);
+        getattr_classes.retain(|c| base_getattr.binary_search(c).is_err());
         let mut added_children: HashMap<u32, Vec<(String, u32, Vec<Key>)>> = HashMap::new();
         for &a in &matching.added {
             let c = &head.code[a as usize];
@@ -252,20 +255,22 @@ pub fn receiver_types_vary(f: &Facts) -> Option<String> {
     }
 }
 
-/// Class bodies (by `module.qualname`) that store `__getattr__`.
-fn getattr_class_bodies(d: &Dump) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
+/// Class bodies (by `module.qualname`) that store `__getattr__`, sorted, without repeats.
+fn getattr_class_bodies(d: &Dump) -> Vec<String> {
+    let mut out = Vec::new();
     for c in d.code.iter().filter(|c| c.kind == CodeKind::Class) {
         let stores = c.instructions.iter().any(|i| d.op(i).family == "STORE_NAME" && d.str(i.argrepr) == "__getattr__");
         if stores {
             let (m, q) = identity(d, c);
-            out.insert(format!("{m}.{q}"));
+            out.push(format!("{m}.{q}"));
         }
     }
+    crate::diff::sort::sort_by(&mut out, String::cmp);
+    out.dedup();
     out
 }
 
-fn global_writes_by_module(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
+fn global_writes_by_module(d: &Dump) -> LiteMap<String, Vec<GlobalWrite>> {
     // Per op, classified once (not per instruction): `Some((global, delete))` for
     // STORE/DELETE_GLOBAL (`global`) and STORE/DELETE_NAME (which count only in module bodies,
     // decided below).
@@ -280,7 +285,7 @@ fn global_writes_by_module(d: &Dump) -> BTreeMap<String, Vec<GlobalWrite>> {
             _ => None,
         })
         .collect();
-    let mut out: BTreeMap<String, Vec<GlobalWrite>> = BTreeMap::new();
+    let mut out: LiteMap<String, Vec<GlobalWrite>> = LiteMap::new();
     for c in &d.code {
         let mut loops = None;
         let module_body = c.kind == CodeKind::Module;
@@ -385,7 +390,7 @@ mod tests {
         b.code("m", "<module>", 1).ins("STORE_NAME", "CONST", 1).ins("STORE_NAME", "tmp", 3).ins("JUMP_BACKWARD", "to 2", 3).finish();
         b.code("m", "f", 5).ins("STORE_GLOBAL", "g", 6).finish();
         let d = b.build();
-        let w = &global_writes_by_module(&d)["m"];
+        let w = global_writes_by_module(&d).get("m").unwrap().clone();
         let names: Vec<(&str, bool)> = w.iter().map(|w| (w.name.as_str(), w.in_loop)).collect();
         assert_eq!(names, [("tmp", true), ("g", false)], "module-level definitions outside loops are not writes");
         assert_eq!(loop_ranges(&d, &d.code[0]), [(2, 4)]);

@@ -23,6 +23,7 @@ pub mod failure_kinds;
 pub mod input;
 mod json_path;
 pub mod linetable;
+pub mod map;
 mod opcode_tables;
 pub mod pystats;
 pub mod share;

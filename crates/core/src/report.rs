@@ -6,11 +6,10 @@
 //! Rows (every instruction of both sides, side by side, with source lines) are computed on
 //! demand for one function by [`crate::diff::function_rows`] / [`crate::diff::DiffSession`].
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::dump::Dump;
+use crate::map::Map;
 use crate::matching::identity;
 
 pub use crate::align::RowKind;
@@ -190,9 +189,9 @@ pub struct FunctionRows {
     /// The classified changes (same as the report's; `Change::row` indexes `rows`).
     pub changes: Vec<Change>,
     /// Base source lines the rows refer to.
-    pub base_source: BTreeMap<u32, String>,
+    pub base_source: Map<u32, String>,
     /// Head source lines the rows refer to.
-    pub head_source: BTreeMap<u32, String>,
+    pub head_source: Map<u32, String>,
 }
 
 /// One aligned row.

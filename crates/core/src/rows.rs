@@ -2,10 +2,9 @@
 //! function view, `specdiff diff --rows`): every instruction of both code objects, grouped
 //! into sites, with counters, churn, classification, explanations and the source lines.
 
-use std::collections::BTreeMap;
-
 use crate::classify::churn_info;
 use crate::diff::DiffSession;
+use crate::map::Map;
 use crate::matching::identity;
 use crate::normalize::{Side, Site};
 use crate::report::{FunctionRows, InstrView, Row, RowSide};
@@ -48,7 +47,7 @@ impl DiffSession<'_> {
         out
     }
 
-    fn row_side(&self, side: Side, code: u32, site: Site, index: u32, sources: &mut BTreeMap<u32, String>) -> RowSide {
+    fn row_side(&self, side: Side, code: u32, site: Site, index: u32, sources: &mut Map<u32, String>) -> RowSide {
         let v = self.view(side, code, site);
         let rules = self.norm.rules(side);
         let instructions = (site.start..site.end)

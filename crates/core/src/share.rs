@@ -17,8 +17,9 @@
 //! (every check it makes applies), and limits the link length ([`MAX_LINK_CHARS`]) and the
 //! decompressed size (the caller's [`ReadLimits`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
+use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
@@ -208,7 +209,7 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
     };
 
     // Lines each file must keep: the span of every kept code object.
-    let mut spans: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
+    let mut spans: LiteMap<u32, Vec<(u32, u32)>> = LiteMap::new();
     for &i in &kept {
         let c = &dump.code[i];
         let last = c.instructions.iter().filter_map(|x| x.line).max().unwrap_or(c.first_line);

@@ -7,11 +7,10 @@
 //! instruction it is. Raw files are parsed by [`crate::pystats`]; summaries and diffs live in
 //! [`crate::stats_diff`].
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
+use crate::map::Map;
 use crate::opcode_tables::{OpcodeTable, TABLES};
 
 /// One run's specialization statistics.
@@ -30,24 +29,24 @@ pub struct Stats {
     pub files: u64,
     /// Tier-1 instructions by opname (specialized forms are entries of their own).
     #[serde(default)]
-    pub opcodes: BTreeMap<String, OpcodeStats>,
+    pub opcodes: Map<String, OpcodeStats>,
     /// Tier-2 micro-ops (`uops[NAME]…` keys, 3.13+), by name.
     #[serde(default)]
-    pub uops: BTreeMap<String, OpcodeStats>,
+    pub uops: Map<String, OpcodeStats>,
     /// Call and frame counters (`"Calls to PyEval_EvalDefault"`, `"Frames pushed"`,
     /// `"Frame objects created"`, `"Calls via PyEval_EvalFrame[N]"` …), by raw key.
     #[serde(default)]
-    pub calls: BTreeMap<String, u64>,
+    pub calls: Map<String, u64>,
     /// Object counters (`"Object allocations"`, `"Object new values"` …), by raw key.
     #[serde(default)]
-    pub objects: BTreeMap<String, u64>,
+    pub objects: Map<String, u64>,
     /// Garbage-collector counters by generation, then by name (`"collections"` for the raw
     /// key `GC[0] collections`). 3.12+.
     #[serde(default)]
-    pub gc: BTreeMap<u32, BTreeMap<String, u64>>,
+    pub gc: Map<u32, Map<String, u64>>,
     /// Every other counter (optimizer, histograms, rare events …), by raw key.
     #[serde(default)]
-    pub other: BTreeMap<String, u64>,
+    pub other: Map<String, u64>,
 }
 
 /// Counters of one instruction.
@@ -65,14 +64,14 @@ pub struct OpcodeStats {
     pub specialization: Specialization,
     /// `specialization.failure_kinds[N]` by `N` (named per family and version by
     /// [`crate::failure_kinds::failure_kind_name`]).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub failure_kinds: BTreeMap<u32, u64>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub failure_kinds: Map<u32, u64>,
     /// `pair_count[NEXT]`: how often opname `NEXT` executed right after this one.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub pairs: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub pairs: Map<String, u64>,
     /// Any other per-instruction counter, by the key after `opcode[X].`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub other: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub other: Map<String, u64>,
 }
 
 /// The `specialization.*` counters of one instruction.
@@ -128,7 +127,7 @@ fn is_false(v: &bool) -> bool {
     !*v
 }
 
-fn add_map<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+fn add_map<K: Ord + Clone>(into: &mut Map<K, u64>, from: &Map<K, u64>) {
     for (k, v) in from {
         let slot = into.entry(k.clone()).or_insert(0);
         *slot = slot.saturating_add(*v);

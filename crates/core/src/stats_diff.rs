@@ -9,7 +9,7 @@
 //!
 //! Failure kinds are named by [`crate::failure_kinds`] (re-exported here).
 
-use std::collections::{BTreeMap, BTreeSet};
+use litemap::LiteMap;
 
 use serde::Serialize;
 
@@ -151,7 +151,7 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
     let deferred_in_unquickened = minor.is_none_or(|m| m >= (3, 12));
     let newer_script = minor.is_none_or(|m| m >= (3, 13));
     let mut executions = Vec::new();
-    let mut members: BTreeMap<String, Vec<MemberCount>> = BTreeMap::new();
+    let mut members: LiteMap<String, Vec<MemberCount>> = LiteMap::new();
     for (name, s) in &stats.opcodes {
         let (family, kind) = op_family(minor, name);
         if s.execution_count > 0 {
@@ -180,7 +180,7 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
     let mut families = Vec::new();
     // Family heads: opnames that are their own family and have specialization counters or
     // members that ran. (A specialized form's own `miss` is shown under its head.)
-    let heads: BTreeSet<String> = stats
+    let mut heads: Vec<String> = stats
         .opcodes
         .iter()
         .filter(|(name, s)| {
@@ -191,6 +191,8 @@ pub fn summarize(stats: &Stats) -> StatsSummary {
         .chain(members.keys())
         .cloned()
         .collect();
+    crate::diff::sort::sort_by(&mut heads, String::cmp);
+    heads.dedup();
     for head in heads {
         let empty = Default::default();
         let s = stats.opcodes.get(&head).unwrap_or(&empty);
@@ -353,12 +355,14 @@ fn magnitude(deltas: &[Delta]) -> u128 {
 /// Compares two runs.
 pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
     let (b, h) = (summarize(base), summarize(head));
-    let names: BTreeSet<&str> = b.families.iter().chain(&h.families).map(|f| f.family.as_str()).collect();
+    let mut names: Vec<&str> = b.families.iter().chain(&h.families).map(|f| f.family.as_str()).collect();
+    crate::diff::sort::sort_by(&mut names, |x, y| x.cmp(y));
+    names.dedup();
     let mut families = Vec::new();
     for name in names {
         let (bf, hf) = (b.family(name), h.family(name));
         let d = |get: fn(&FamilySummary) -> u64| Delta { base: bf.map_or(0, get), head: hf.map_or(0, get) };
-        let mut kinds: BTreeMap<String, FailureKindDiff> = BTreeMap::new();
+        let mut kinds: LiteMap<String, FailureKindDiff> = LiteMap::new();
         for (side, summary) in [(0, bf), (1, hf)] {
             for k in summary.map(|f| f.failure_kinds.as_slice()).unwrap_or(&[]) {
                 let entry = kinds
@@ -371,11 +375,11 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
                 }
             }
         }
-        let mut failure_kinds: Vec<FailureKindDiff> = kinds.into_values().collect();
+        let mut failure_kinds: Vec<FailureKindDiff> = kinds.into_iter().map(|(_, v)| v).collect();
         crate::diff::sort::sort_by(&mut failure_kinds, |x, y| {
             y.count.change().unsigned_abs().cmp(&x.count.change().unsigned_abs()).then_with(|| x.name.label.cmp(&y.name.label))
         });
-        let mut members: BTreeMap<String, MemberDiff> = BTreeMap::new();
+        let mut members: LiteMap<String, MemberDiff> = LiteMap::new();
         for (side, summary) in [(0, bf), (1, hf)] {
             for m in summary.map(|f| f.members.as_slice()).unwrap_or(&[]) {
                 let entry = members.entry(m.opname.clone()).or_insert_with(|| MemberDiff {
@@ -393,7 +397,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
                 }
             }
         }
-        let mut members: Vec<MemberDiff> = members.into_values().collect();
+        let mut members: Vec<MemberDiff> = members.into_iter().map(|(_, v)| v).collect();
         crate::diff::sort::sort_by(&mut members, |x, y| {
             y.execution_count
                 .change()
@@ -420,7 +424,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
             .then_with(|| x.family.cmp(&y.family))
     });
 
-    let mut executions: BTreeMap<&str, ExecutionDiff> = BTreeMap::new();
+    let mut executions: LiteMap<&str, ExecutionDiff> = LiteMap::new();
     for (side, summary) in [(0, &b), (1, &h)] {
         for e in &summary.executions {
             let entry = executions.entry(e.opname.as_str()).or_insert_with(|| ExecutionDiff {
@@ -438,7 +442,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
             }
         }
     }
-    let mut executions: Vec<ExecutionDiff> = executions.into_values().collect();
+    let mut executions: Vec<ExecutionDiff> = executions.into_iter().map(|(_, v)| v).collect();
     crate::diff::sort::sort_by(&mut executions, |x, y| {
         y.count.change().unsigned_abs().cmp(&x.count.change().unsigned_abs()).then_with(|| x.opname.cmp(&y.opname))
     });

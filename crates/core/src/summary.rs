@@ -9,12 +9,12 @@
 //!   0 when the sampler was off;
 //! - functions rank by `hotness share × regressions`, then regressions, then name.
 
-use std::collections::BTreeMap;
-
+use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
 use crate::classify::{ChangeKind, SiteView};
 use crate::dump::{CodeInfo, Dump};
+use crate::map::Map;
 
 /// Specialization sites and how many are specialized, on one side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -164,7 +164,7 @@ pub struct ShareTally {
     /// All families.
     pub total: Share,
     /// By family.
-    pub families: BTreeMap<String, Share>,
+    pub families: Map<String, Share>,
 }
 
 impl ShareTally {
@@ -211,14 +211,14 @@ fn tally_family(family: &str) -> &str {
 
 /// Joins a base and a head tally into per-family rows, sorted by family.
 pub fn family_counts(base: &ShareTally, head: &ShareTally) -> Vec<FamilyCount> {
-    let mut all: BTreeMap<&str, FamilyCount> = BTreeMap::new();
+    let mut all: LiteMap<&str, FamilyCount> = LiteMap::new();
     for (f, s) in &base.families {
         all.entry(f).or_insert_with(|| FamilyCount { family: f.clone(), ..Default::default() }).base = *s;
     }
     for (f, s) in &head.families {
         all.entry(f).or_insert_with(|| FamilyCount { family: f.clone(), ..Default::default() }).head = *s;
     }
-    all.into_values().collect()
+    all.into_iter().map(|(_, v)| v).collect()
 }
 
 /// The ranking score: hotness share × regressions.

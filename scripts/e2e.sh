@@ -5,6 +5,7 @@
 #   3. end to end: the built dist/ served on 127.0.0.1, two real dumps made by `specdiff dump`
 #      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
 #      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
+#      Before that, the size budget: wasm + JS glue at most 300,000 bytes gzipped.
 # Needs scripts/setup.sh's tools. Usage: scripts/e2e.sh [--skip-build] [--bench]
 #   --bench  also runs tests/e2e/bench.mjs (two ~8k-code-object dumps; prints timings)
 set -euo pipefail
@@ -50,6 +51,15 @@ echo "== 3. end to end (built dist/, real dumps, headless Chromium)"
 if [ "$build" = 1 ] || [ ! -f dist/index.html ]; then
   ./scripts/build-web.sh
 fi
+# The size goal (docs/web.md, "Size"): what a browser downloads for the app, wasm + JS glue.
+size_budget=300000
+size=0
+for f in dist/*.wasm dist/*.js; do size=$((size + $(gzip -9c "$f" | wc -c))); done
+if [ "$size" -gt "$size_budget" ]; then
+  echo "e2e: dist/: wasm + js is $size bytes gzipped (gzip -9), over the budget of $size_budget" >&2
+  exit 1
+fi
+echo "ok   wasm + js: $size bytes gzipped (budget $size_budget)"
 cargo build -q --release -p specdiff-cli
 for side in base head; do
   target/release/specdiff dump --python "$python" -o "$out/$side.json" "examples/demo/$side.py" >/dev/null

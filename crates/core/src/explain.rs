@@ -25,7 +25,7 @@ pub struct ExplainContext<'a> {
     /// Per module: global writes (STORE/DELETE_GLOBAL, module-level STORE/DELETE_NAME in a loop)
     /// that head has and base does not. Made when a rule first asks (it reads every
     /// instruction of both dumps, and most diffs have no `LOAD_GLOBAL` change).
-    global_writes: OnceCell<HashMap<String, Vec<GlobalWrite>>>,
+    global_writes: OnceCell<LiteMap<String, Vec<GlobalWrite>>>,
     /// Added head comprehension-like code objects, by the head index of their parent.
     added_children: HashMap<u32, Vec<(String, u32, Vec<Key>)>>,
 }
@@ -84,10 +84,10 @@ impl<'a> ExplainContext<'a> {
         }
     }
 
-    fn global_writes(&self) -> &HashMap<String, Vec<GlobalWrite>> {
+    fn global_writes(&self) -> &LiteMap<String, Vec<GlobalWrite>> {
         self.global_writes.get_or_init(|| {
             let old = global_writes_by_module(self.base);
-            let mut new_writes = HashMap::new();
+            let mut new_writes = LiteMap::new();
             for (module, writes) in global_writes_by_module(self.head) {
                 let before = old.get(&module);
                 let new: Vec<_> = writes.into_iter().filter(|w| before.is_none_or(|o| !o.contains(w))).collect();

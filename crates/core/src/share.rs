@@ -17,8 +17,6 @@
 //! (every check it makes applies), and limits the link length ([`MAX_LINK_CHARS`]) and the
 //! decompressed size (the caller's [`ReadLimits`]).
 
-use std::collections::HashMap;
-
 use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
@@ -196,13 +194,17 @@ pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputE
 /// the strings, ops, files and source lines they use. Parents that are dropped become `None`.
 pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Dump {
     let kept: Vec<usize> = (0..dump.code.len()).filter(|&i| keep(i, &dump.code[i])).collect();
-    let new_index: HashMap<usize, u32> = kept.iter().enumerate().map(|(n, &i)| (i, n as u32)).collect();
+    // Old index → new index, for code objects, ops and files (vectors: the indices are dense).
+    let mut new_index: Vec<Option<u32>> = vec![None; dump.code.len()];
+    for (n, &i) in kept.iter().enumerate() {
+        new_index[i] = Some(n as u32);
+    }
 
-    let mut strings = Interner::default();
+    let mut strings = Interner::new(dump);
     let mut ops: Vec<_> = Vec::new();
-    let mut op_map: HashMap<u32, u32> = HashMap::new();
+    let mut op_map: Vec<Option<u32>> = vec![None; dump.ops.len()];
     let mut map_op = |op: u32, ops: &mut Vec<_>| -> u32 {
-        *op_map.entry(op).or_insert_with(|| {
+        *op_map[op as usize].get_or_insert_with(|| {
             ops.push(dump.ops[op as usize].clone());
             (ops.len() - 1) as u32
         })
@@ -216,7 +218,7 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
         spans.entry(c.file).or_default().push((c.first_line.min(last), c.first_line.max(last)));
     }
     let mut files = Vec::new();
-    let mut file_map: HashMap<u32, u32> = HashMap::new();
+    let mut file_map: Vec<Option<u32>> = vec![None; dump.files.len()];
     for (&f, ranges) in &spans {
         let src = &dump.files[f as usize];
         let mut source = Vec::new();
@@ -226,7 +228,7 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
             for (k, &s) in lines.iter().enumerate() {
                 let line = first + k as u32;
                 if ranges.iter().any(|&(a, b)| a <= line && line <= b) {
-                    let idx = strings.get(dump.str(s));
+                    let idx = strings.get(dump, s);
                     match &mut current {
                         Some((_, v)) => v.push(idx),
                         None => current = Some((line, vec![idx])),
@@ -239,7 +241,7 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
                 source.push(run);
             }
         }
-        file_map.insert(f, files.len() as u32);
+        file_map[f as usize] = Some(files.len() as u32);
         files.push(FileInfo { path: src.path.clone(), module: src.module.clone(), source });
     }
 
@@ -247,14 +249,14 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
     for &i in &kept {
         let c = &dump.code[i];
         let mut n = c.clone();
-        n.file = file_map[&c.file];
-        n.module = strings.get(dump.str(c.module));
-        n.qualname = strings.get(dump.str(c.qualname));
-        n.name = strings.get(dump.str(c.name));
-        n.parent = c.parent.and_then(|p| new_index.get(&(p as usize)).copied());
+        n.file = file_map[c.file as usize].expect("the file of every kept code object is kept");
+        n.module = strings.get(dump, c.module);
+        n.qualname = strings.get(dump, c.qualname);
+        n.name = strings.get(dump, c.name);
+        n.parent = c.parent.and_then(|p| new_index.get(p as usize).copied().flatten());
         for ins in &mut n.instructions {
             ins.op = map_op(ins.op, &mut ops);
-            ins.argrepr = strings.get(dump.str(ins.argrepr));
+            ins.argrepr = strings.get(dump, ins.argrepr);
             if let Some(ch) = &mut ins.churn {
                 for s in &mut ch.seen {
                     *s = map_op(*s, &mut ops);
@@ -278,28 +280,29 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
     }
 }
 
+/// The reduced dump's string table: each string of the original that is used, once, in the
+/// order first used (index 0 stays the empty string).
 struct Interner {
     table: Vec<String>,
-    index: HashMap<String, u32>,
-}
-
-impl Default for Interner {
-    fn default() -> Self {
-        let mut index = HashMap::new();
-        index.insert(String::new(), 0);
-        Interner { table: vec![String::new()], index }
-    }
+    /// Original string index → new one.
+    index: Vec<Option<u32>>,
 }
 
 impl Interner {
-    fn get(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.index.get(s) {
-            return i;
+    fn new(dump: &Dump) -> Self {
+        let mut index = vec![None; dump.strings.len()];
+        if let Some(first) = index.first_mut() {
+            *first = Some(0);
         }
-        let i = self.table.len() as u32;
-        self.table.push(s.to_string());
-        self.index.insert(s.to_string(), i);
-        i
+        Interner { table: vec![String::new()], index }
+    }
+
+    fn get(&mut self, dump: &Dump, s: u32) -> u32 {
+        let table = &mut self.table;
+        *self.index[s as usize].get_or_insert_with(|| {
+            table.push(dump.str(s).to_string());
+            (table.len() - 1) as u32
+        })
     }
 }
 

@@ -338,16 +338,16 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
     // type error deep inside.
     #[derive(Deserialize)]
     struct Header {
-        format: Option<serde_json::Value>,
-        version: Option<serde_json::Value>,
+        format: Option<HeaderField>,
+        version: Option<HeaderField>,
     }
     let header: Header = match serde_json::from_slice(&content) {
         Ok(h) => h,
         Err(e) => return Err(err(json_error_kind(&e))),
     };
     match header.format {
-        Some(serde_json::Value::String(f)) if f == STATS_FORMAT_NAME => {}
-        Some(serde_json::Value::String(f)) if f == crate::dump::FORMAT_NAME => {
+        Some(HeaderField::Text(f)) if f == STATS_FORMAT_NAME => {}
+        Some(HeaderField::Text(f)) if f == crate::dump::FORMAT_NAME => {
             return Err(err(InputErrorKind::NotADump(
                 "this is a specdiff dump, not a stats file (its stats are under \"pystats\")".into(),
             )))
@@ -359,7 +359,7 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
         }
         None => return Err(err(InputErrorKind::NotADump("no \"format\" key".into()))),
     }
-    if let Some(v) = header.version.as_ref().and_then(|v| v.as_u64()) {
+    if let Some(HeaderField::Number(v)) = header.version {
         if v > STATS_FORMAT_VERSION {
             return Err(err(InputErrorKind::NewerVersion { found: v, supported: STATS_FORMAT_VERSION }));
         }
@@ -374,6 +374,62 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
         err(InputErrorKind::BadField { path: if path == "." { "(top level)".into() } else { path }, detail })
     })?;
     Ok(parsed.stats)
+}
+
+/// A header field of a stats file, as far as the checks need it (a small visitor rather than
+/// `serde_json::Value`, whose reader and map the web viewer would carry only for this).
+enum HeaderField {
+    Text(String),
+    Number(u64),
+    /// Anything else, described.
+    Other(&'static str),
+}
+
+impl std::fmt::Display for HeaderField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeaderField::Text(t) => write!(f, "{t:?}"),
+            HeaderField::Number(n) => write!(f, "{n}"),
+            HeaderField::Other(what) => f.write_str(what),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HeaderField {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess};
+        struct FieldVisitor;
+        impl<'de> serde::de::Visitor<'de> for FieldVisitor {
+            type Value = HeaderField;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<HeaderField, E> {
+                Ok(HeaderField::Text(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<HeaderField, E> {
+                Ok(HeaderField::Number(v))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<HeaderField, E> {
+                Ok(HeaderField::Other("a negative number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<HeaderField, E> {
+                Ok(HeaderField::Other("a fractional number"))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<HeaderField, E> {
+                Ok(HeaderField::Other(if v { "true" } else { "false" }))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HeaderField, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(HeaderField::Other("a list"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HeaderField, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(HeaderField::Other("an object"))
+            }
+        }
+        deserializer.deserialize_any(FieldVisitor)
+    }
 }
 
 fn json_error_kind(e: &serde_json::Error) -> InputErrorKind {
@@ -450,5 +506,11 @@ mod tests {
         assert!(matches!(&e.kind, InputErrorKind::BadField { path, .. } if path == "stats.files"), "{e}");
         let e = read_stats_file("s.json", b"{\"format\": ", ReadLimits::default()).unwrap_err();
         assert!(matches!(e.kind, InputErrorKind::Truncated(_)), "{e}");
+        // Whatever else "format" holds is named in the message.
+        for (format, shown) in [("\"other\"", "\"other\""), ("7", "7"), ("-1", "a negative number"), ("[1, {}]", "a list"), ("{\"a\": [2]}", "an object")] {
+            let text = format!("{{\"version\": 1, \"format\": {format}, \"stats\": {{}}}}");
+            let e = read_stats_file("s.json", text.as_bytes(), ReadLimits::default()).unwrap_err();
+            assert_eq!(e.to_string(), format!("s.json: not a specdiff dump: \"format\" is {shown}, expected \"specdiff-stats\""));
+        }
     }
 }

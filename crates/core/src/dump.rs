@@ -6,6 +6,7 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::header::HeaderField;
 use crate::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
 use crate::json_path::error_path;
 use crate::stats::Stats;
@@ -423,18 +424,13 @@ fn classify_parse_error(content: &[u8], inner: serde_json::Error) -> InputErrorK
         )),
         Category::Io => InputErrorKind::NotJson(inner.to_string()),
         Category::Data => {
-            #[derive(Deserialize)]
-            struct Header {
-                format: Option<serde_json::Value>,
-                version: Option<serde_json::Value>,
-            }
-            let header: Option<Header> = serde_json::from_slice(content).ok();
+            let header: Option<crate::header::Header> = serde_json::from_slice(content).ok();
             let Some(h) = header else {
                 return InputErrorKind::NotADump("the top level is not a JSON object".into());
             };
             match (h.format, h.version) {
-                (Some(serde_json::Value::String(f)), Some(serde_json::Value::Number(v))) => {
-                    if let Err(kind) = check_header(&f, v.as_u64().unwrap_or(0)) {
+                (Some(HeaderField::Text(f)), Some(v)) => {
+                    if let Err(kind) = check_header(&f, v.whole().unwrap_or(0)) {
                         return kind;
                     }
                 }

@@ -20,6 +20,7 @@ pub mod capture;
 pub mod dump;
 mod dump_scan;
 pub mod failure_kinds;
+mod header;
 pub mod input;
 mod json_path;
 pub mod linetable;

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::header::{Header, HeaderField};
 use crate::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
 use crate::map::Map;
 use crate::opcode_tables::{OpcodeTable, TABLES};
@@ -336,11 +337,6 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
     }
     // Check the header first, so a dump or a newer file gets a precise message rather than a
     // type error deep inside.
-    #[derive(Deserialize)]
-    struct Header {
-        format: Option<HeaderField>,
-        version: Option<HeaderField>,
-    }
     let header: Header = match serde_json::from_slice(&content) {
         Ok(h) => h,
         Err(e) => return Err(err(json_error_kind(&e))),
@@ -374,62 +370,6 @@ pub fn read_stats_file(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<S
         err(InputErrorKind::BadField { path: if path == "." { "(top level)".into() } else { path }, detail })
     })?;
     Ok(parsed.stats)
-}
-
-/// A header field of a stats file, as far as the checks need it (a small visitor rather than
-/// `serde_json::Value`, whose reader and map the web viewer would carry only for this).
-enum HeaderField {
-    Text(String),
-    Number(u64),
-    /// Anything else, described.
-    Other(&'static str),
-}
-
-impl std::fmt::Display for HeaderField {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            HeaderField::Text(t) => write!(f, "{t:?}"),
-            HeaderField::Number(n) => write!(f, "{n}"),
-            HeaderField::Other(what) => f.write_str(what),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for HeaderField {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess};
-        struct FieldVisitor;
-        impl<'de> serde::de::Visitor<'de> for FieldVisitor {
-            type Value = HeaderField;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<HeaderField, E> {
-                Ok(HeaderField::Text(v.to_string()))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<HeaderField, E> {
-                Ok(HeaderField::Number(v))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<HeaderField, E> {
-                Ok(HeaderField::Other("a negative number"))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<HeaderField, E> {
-                Ok(HeaderField::Other("a fractional number"))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<HeaderField, E> {
-                Ok(HeaderField::Other(if v { "true" } else { "false" }))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HeaderField, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(HeaderField::Other("a list"))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HeaderField, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(HeaderField::Other("an object"))
-            }
-        }
-        deserializer.deserialize_any(FieldVisitor)
-    }
 }
 
 fn json_error_kind(e: &serde_json::Error) -> InputErrorKind {

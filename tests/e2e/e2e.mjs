@@ -154,6 +154,24 @@ try {
     await page.waitForSelector('.stats-table tbody tr');
     const statsText = await page.textContent('.stats-table');
     check(statsText.includes('LOAD_ATTR') && (await page.$$('.stats-table tbody tr')).length > 5, 'the stats tab shows both runs per family');
+    // Sorting: a counter's header sorts by how far it moved (head.py's float mixing moves
+    // BINARY_OP's hits most), the name header A→Z, a click again Z→A.
+    const families = () => page.$$eval('.stats-table tbody tr:not(.kind-row) > th', (ths) => ths.map((th) => th.firstChild.textContent));
+    const hitHeader = page.locator('.stats-table thead tr:first-child th', { hasText: /^hit/ });
+    await hitHeader.click();
+    const byHit = await families();
+    check(byHit[0] === 'BINARY_OP' && (await hitHeader.getAttribute('aria-sort')) === 'descending', `sorted by how far hits moved: ${byHit.slice(0, 3).join(', ')}`);
+    const nameHeader = page.locator('.stats-table thead th', { hasText: /^opcode/ });
+    await nameHeader.click();
+    const byName = await families();
+    check(byName.join() === [...byName].sort().join() && byName.length === byHit.length, 'sorted by name');
+    await nameHeader.click();
+    check((await families()).join() === [...byName].reverse().join() && (await nameHeader.getAttribute('aria-sort')) === 'descending', 'a second click reverses');
+    // Failure kinds of BINARY_OP, base against head.
+    await page.locator('.stats-table tbody tr', { hasText: 'BINARY_OP' }).locator('.kinds-toggle').click();
+    const kinds = await page.$$eval('.stats-table tr.kind-row', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    const grew = kinds.filter(([, b, h]) => Number(h.replace(/,/g, '')) > Number(b.replace(/,/g, '')));
+    check(kinds.length > 0 && kinds.every(([label]) => label.length > 0) && grew.length > 0, `BINARY_OP's failure kinds: ${kinds.map((k) => k.join(' ')).join('; ')}`);
     await page.screenshot({ path: path.join(outDir, 'stats.png') });
     await page.click('[data-tab=functions]');
   }

@@ -343,7 +343,8 @@ impl Session {
         crate::format::sort_dyn(&mut names, &|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         for (_, name) in names {
             let get = |i: usize| sums[i].as_ref().and_then(|s| s.family(&name));
-            table.rows.push(StatsRow { name: name.clone(), base: cells(get(0)), head: cells(get(1)) });
+            let kinds = failure_kinds([get(0), get(1)], table.sides);
+            table.rows.push(StatsRow { name: name.clone(), base: cells(get(0)), head: cells(get(1)), kinds });
         }
         for side in Side::BOTH {
             if let Some(r) = self.run(side) {
@@ -356,6 +357,30 @@ impl Session {
         }
         table
     }
+}
+
+/// The failure kinds of one family on both sides, by label; a side that is loaded but never
+/// saw a kind counts 0. Most frequent (on either side) first.
+fn failure_kinds(family: [Option<&specdiff_core::stats_diff::FamilySummary>; 2], sides: [bool; 2]) -> Vec<StatsKind> {
+    let mut kinds: Vec<StatsKind> = Vec::new();
+    for (i, f) in family.iter().enumerate() {
+        for k in f.map(|f| f.failure_kinds.as_slice()).unwrap_or_default() {
+            let at = match kinds.iter().position(|x| x.label == k.name.label) {
+                Some(at) => at,
+                None => {
+                    let zero = |side: usize| sides[side].then_some(0);
+                    let constant = k.name.constant.clone().unwrap_or_default();
+                    kinds.push(StatsKind { label: k.name.label.clone(), constant, base: zero(0), head: zero(1) });
+                    kinds.len() - 1
+                }
+            };
+            let slot = if i == 0 { &mut kinds[at].base } else { &mut kinds[at].head };
+            *slot = Some(k.count);
+        }
+    }
+    let most = |k: &StatsKind| k.base.max(k.head);
+    crate::format::sort_dyn(&mut kinds, &|a, b| most(b).cmp(&most(a)).then_with(|| a.label.cmp(&b.label)));
+    kinds
 }
 
 /// Two dumps dropped together: true when `a` should be head. Names saying "base"/"head" win,
@@ -601,6 +626,47 @@ mod tests {
         // Same dump twice: nothing changed.
         let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b2.json", dump_json(&["f", "g"], true, "2026-01-02T00:00:00Z"))]);
         assert!(summary_of(&v).rows.iter().all(|r| !r.is_changed()));
+    }
+
+    /// A real raw pystats file of the core's fixtures (CPython 3.13.5, `pystats-3.13/`).
+    fn raw_pystats(name: &str) -> InputFile {
+        use std::io::Read;
+        let path = format!("{}/../core/tests/fixtures/pystats-3.13/{name}.txt.gz", env!("CARGO_MANIFEST_DIR"));
+        let mut text = Vec::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_end(&mut text).unwrap();
+        InputFile::new(&format!("{name}.txt"), text)
+    }
+
+    #[test]
+    fn stats_table_breaks_failures_down_by_kind() {
+        let mut s = Session::new();
+        collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![raw_pystats("raw_base")]);
+        collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![raw_pystats("raw_head")]);
+        let t = s.stats_table();
+        assert_eq!(t.sides, [true, true]);
+        // The view shows kinds under the last column.
+        let failure = t.columns.iter().position(|c| c == "failure").unwrap();
+        assert_eq!(failure, t.columns.len() - 1);
+        let with_kinds: Vec<&StatsRow> = t.rows.iter().filter(|r| !r.kinds.is_empty()).collect();
+        assert!(with_kinds.len() >= 5, "{:?}", t.rows.iter().map(|r| &r.name).collect::<Vec<_>>());
+        for r in &with_kinds {
+            // Both runs are loaded, so every kind has a count on both sides (0 where that run
+            // never failed that way); each kind once; the most frequent first.
+            assert!(r.kinds.iter().all(|k| k.base.is_some() && k.head.is_some()), "{}: {:?}", r.name, r.kinds);
+            assert!(r.kinds.iter().all(|k| k.base.max(k.head) > Some(0)), "{}: {:?}", r.name, r.kinds);
+            let mut labels: Vec<&str> = r.kinds.iter().map(|k| k.label.as_str()).collect();
+            labels.sort();
+            labels.dedup();
+            assert_eq!(labels.len(), r.kinds.len(), "{}: {:?}", r.name, r.kinds);
+            let most = |k: &StatsKind| k.base.max(k.head);
+            assert!(r.kinds.windows(2).all(|w| most(&w[0]) >= most(&w[1])), "{}: {:?}", r.name, r.kinds);
+        }
+        // sample_head.py gives ints() a float two times in three: BINARY_OP fails in new ways
+        // in head (raw 3.13 files do not say their version, so the kinds are numbered).
+        let binary_op = t.rows.iter().find(|r| r.name == "BINARY_OP").unwrap();
+        let new_in_head: Vec<&str> =
+            binary_op.kinds.iter().filter(|k| k.base == Some(0) && k.head > Some(0)).map(|k| k.label.as_str()).collect();
+        assert_eq!(new_in_head, ["kind 23", "kind 9", "kind 21"], "{:?}", binary_op.kinds);
     }
 
     #[test]

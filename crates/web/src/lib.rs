@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod wire;
 pub mod route;
 pub mod state;
+pub mod stats_order;
 pub mod analysis;
 pub mod bridge;
 pub mod browser;

@@ -390,6 +390,21 @@ pub struct StatsRow {
     pub base: Vec<Option<u64>>,
     /// Head values, one per column.
     pub head: Vec<Option<u64>>,
+    /// The family's failed specialization attempts by kind, most frequent first.
+    pub kinds: Vec<StatsKind>,
+}
+
+/// Failed specialization attempts of one kind (`specialization.failure_kinds[N]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsKind {
+    /// As CPython's `summarize_stats.py` names it (`"string int"`, `"kind 7"`).
+    pub label: String,
+    /// The `SPEC_FAIL_…` constant of `Python/specialize.c`, when known.
+    pub constant: String,
+    /// Base count (None: no base run).
+    pub base: Option<u64>,
+    /// Head count (None: no head run).
+    pub head: Option<u64>,
 }
 
 // The binary form of the view models (see `crate::wire`).
@@ -407,7 +422,8 @@ wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
 wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows });
 wire_struct!(StatsTable { columns, better, sides, rows, notes });
-wire_struct!(StatsRow { name, base, head });
+wire_struct!(StatsRow { name, base, head, kinds });
+wire_struct!(StatsKind { label, constant, base, head });
 
 impl Wire for Mode {
     fn put(&self, out: &mut Vec<u8>) {

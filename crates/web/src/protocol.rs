@@ -275,7 +275,12 @@ mod tests {
             columns: vec!["hit".into()],
             better: vec![Some(true), None],
             sides: [true, false],
-            rows: vec![StatsRow { name: "CALL".into(), base: vec![Some(1), None], head: vec![] }],
+            rows: vec![StatsRow {
+                name: "CALL".into(),
+                base: vec![Some(1), None],
+                head: vec![],
+                kinds: vec![StatsKind { label: "kind 7".into(), constant: String::new(), base: Some(2), head: None }],
+            }],
             notes: vec![],
         };
         let responses = [

@@ -9,6 +9,7 @@ use yew::Reducible;
 use crate::model::{Class, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
 use crate::protocol::Response;
 use crate::route::{Route, Tab};
+use crate::stats_order::{StatsKey, StatsSort};
 
 /// Shared, immutable data compared by identity: view models can be large (10k function rows),
 /// and props are compared on every render.
@@ -133,6 +134,8 @@ pub struct AppState {
     pub detail: Option<Shared<FunctionDetail>>,
     /// The stats table, once the engine sent it.
     pub stats: Option<Shared<StatsTable>>,
+    /// The stats table's order (kept when new stats arrive).
+    pub stats_sort: StatsSort,
     /// Function list filters.
     pub filter: Filter,
     /// Keyboard help shown.
@@ -159,6 +162,7 @@ impl Default for AppState {
             route: Route::default(),
             detail: None,
             stats: None,
+            stats_sort: StatsSort::default(),
             filter: Filter::default(),
             help: false,
             notice: None,
@@ -199,6 +203,8 @@ pub enum Action {
     SetShowUnchanged(bool),
     /// Sort order.
     SetSort(Sort),
+    /// A stats table header was clicked.
+    SortStats(StatsKey),
     /// `?`.
     ToggleHelp,
     /// Escape: close help, share box, notice.
@@ -264,6 +270,7 @@ impl AppState {
             }
             Action::SetShowUnchanged(b) => self.filter.show_unchanged = b,
             Action::SetSort(s) => self.filter.sort = s,
+            Action::SortStats(key) => self.stats_sort = self.stats_sort.clicked(key),
             Action::ToggleHelp => self.help = !self.help,
             Action::Escape => {
                 self.help = false;
@@ -560,6 +567,18 @@ mod tests {
         assert_eq!((st.route.tab, st.focus_search), (Tab::Functions, 1));
         let st = st.apply(Action::SelectTab(Tab::Stats));
         assert_eq!(st.route.tab, Tab::Stats);
+    }
+
+    #[test]
+    fn stats_sort_follows_header_clicks_and_outlives_new_stats() {
+        let hit = StatsKey::Value { column: 1, side: Side::Head };
+        let st = AppState::default().apply(Action::SortStats(hit));
+        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: true });
+        let st = st.apply(Action::SortStats(hit));
+        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: false });
+        let st = st.apply(Action::Engine(Response::Stats(Box::default())));
+        assert!(st.stats.is_some());
+        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: false });
     }
 
     #[test]

@@ -171,7 +171,7 @@ pub fn app() -> Html {
                     />
                 </div>
             },
-            Tab::Stats => html! { <StatsView table={state.stats.clone()} has_stats={summary.has_stats} /> },
+            Tab::Stats => html! { <StatsView table={state.stats.clone()} has_stats={summary.has_stats} sort={state.stats_sort} /> },
         }
     };
 

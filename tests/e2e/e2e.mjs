@@ -167,6 +167,10 @@ try {
     check(byName.join() === [...byName].sort().join() && byName.length === byHit.length, 'sorted by name');
     await nameHeader.click();
     check((await families()).join() === [...byName].reverse().join() && (await nameHeader.getAttribute('aria-sort')) === 'descending', 'a second click reverses');
+    await page.locator('.stats-table thead button', { hasText: /^miss/ }).focus();
+    await page.keyboard.press('Enter');
+    const missHeader = page.locator('.stats-table thead tr:first-child th', { hasText: /^miss/ });
+    check((await families())[0] === 'BINARY_OP' && (await missHeader.getAttribute('aria-sort')) === 'descending', 'a header sorts from the keyboard (Enter)');
     // Failure kinds of BINARY_OP, base against head.
     await page.locator('.stats-table tbody tr', { hasText: 'BINARY_OP' }).locator('.kinds-toggle').click();
     const kinds = await page.$$eval('.stats-table tr.kind-row', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));

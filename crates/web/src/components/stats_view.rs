@@ -41,9 +41,10 @@ pub fn stats_view(props: &StatsViewProps) -> Html {
     let header = |key: StatsKey, label: String, title: String, class: &'static str, span: usize| {
         let dispatch = ctx.dispatch.clone();
         let onclick = Callback::from(move |_| dispatch.emit(Action::SortStats(key)));
+        // A button inside, so the headers take the keyboard focus and Enter/Space sort too.
         html! {
-            <th class={classes!("sortable", class)} colspan={span.to_string()} aria-sort={sort.aria(key)} {title} {onclick}>
-                {label}{sort.arrow(key)}
+            <th class={class} colspan={span.to_string()} aria-sort={sort.aria(key)}>
+                <button class="sort" {title} {onclick}>{label}{sort.arrow(key)}</button>
             </th>
         }
     };

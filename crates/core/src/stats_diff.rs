@@ -352,6 +352,22 @@ fn magnitude(deltas: &[Delta]) -> u128 {
     deltas.iter().map(|d| d.change().unsigned_abs()).sum()
 }
 
+/// One family's failure kinds in both runs, joined by label (a run without the family, or
+/// without a kind, counts 0), sorted by label.
+pub fn failure_kind_deltas(base: Option<&FamilySummary>, head: Option<&FamilySummary>) -> Vec<FailureKindDiff> {
+    let mut kinds: LiteMap<String, FailureKindDiff> = LiteMap::new();
+    for (side, summary) in [(0, base), (1, head)] {
+        for k in summary.map(|f| f.failure_kinds.as_slice()).unwrap_or(&[]) {
+            let entry = kinds
+                .entry(k.name.label.clone())
+                .or_insert_with(|| FailureKindDiff { name: k.name.clone(), count: Delta::default() });
+            let count = if side == 0 { &mut entry.count.base } else { &mut entry.count.head };
+            *count = count.saturating_add(k.count);
+        }
+    }
+    kinds.into_iter().map(|(_, v)| v).collect()
+}
+
 /// Compares two runs.
 pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
     let (b, h) = (summarize(base), summarize(head));
@@ -362,20 +378,7 @@ pub fn diff_stats(base: &Stats, head: &Stats) -> StatsDiff {
     for name in names {
         let (bf, hf) = (b.family(name), h.family(name));
         let d = |get: fn(&FamilySummary) -> u64| Delta { base: bf.map_or(0, get), head: hf.map_or(0, get) };
-        let mut kinds: LiteMap<String, FailureKindDiff> = LiteMap::new();
-        for (side, summary) in [(0, bf), (1, hf)] {
-            for k in summary.map(|f| f.failure_kinds.as_slice()).unwrap_or(&[]) {
-                let entry = kinds
-                    .entry(k.name.label.clone())
-                    .or_insert_with(|| FailureKindDiff { name: k.name.clone(), count: Delta::default() });
-                if side == 0 {
-                    entry.count.base += k.count;
-                } else {
-                    entry.count.head += k.count;
-                }
-            }
-        }
-        let mut failure_kinds: Vec<FailureKindDiff> = kinds.into_iter().map(|(_, v)| v).collect();
+        let mut failure_kinds = failure_kind_deltas(bf, hf);
         crate::diff::sort::sort_by(&mut failure_kinds, |x, y| {
             y.count.change().unsigned_abs().cmp(&x.count.change().unsigned_abs()).then_with(|| x.name.label.cmp(&y.name.label))
         });

@@ -359,25 +359,18 @@ impl Session {
     }
 }
 
-/// The failure kinds of one family on both sides, by label; a side that is loaded but never
-/// saw a kind counts 0. Most frequent (on either side) first.
+/// The failure kinds of one family on both sides (the core's join by label; a loaded side
+/// that never saw a kind counts 0), most frequent on either side first.
 fn failure_kinds(family: [Option<&specdiff_core::stats_diff::FamilySummary>; 2], sides: [bool; 2]) -> Vec<StatsKind> {
-    let mut kinds: Vec<StatsKind> = Vec::new();
-    for (i, f) in family.iter().enumerate() {
-        for k in f.map(|f| f.failure_kinds.as_slice()).unwrap_or_default() {
-            let at = match kinds.iter().position(|x| x.label == k.name.label) {
-                Some(at) => at,
-                None => {
-                    let zero = |side: usize| sides[side].then_some(0);
-                    let constant = k.name.constant.clone().unwrap_or_default();
-                    kinds.push(StatsKind { label: k.name.label.clone(), constant, base: zero(0), head: zero(1) });
-                    kinds.len() - 1
-                }
-            };
-            let slot = if i == 0 { &mut kinds[at].base } else { &mut kinds[at].head };
-            *slot = Some(k.count);
-        }
-    }
+    let mut kinds: Vec<StatsKind> = specdiff_core::stats_diff::failure_kind_deltas(family[0], family[1])
+        .into_iter()
+        .map(|k| StatsKind {
+            label: k.name.label,
+            constant: k.name.constant.unwrap_or_default(),
+            base: sides[0].then_some(k.count.base),
+            head: sides[1].then_some(k.count.head),
+        })
+        .collect();
     let most = |k: &StatsKind| k.base.max(k.head);
     crate::format::sort_dyn(&mut kinds, &|a, b| most(b).cmp(&most(a)).then_with(|| a.label.cmp(&b.label)));
     kinds

@@ -7,12 +7,9 @@ pub fn sort_indices(v: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ord
     specdiff_core::diff::sort::sort_indices(v, cmp);
 }
 
-/// Sorts `v` (stable) through [`sort_indices`].
-pub fn sort_dyn<T>(v: &mut Vec<T>, cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
-    let mut idx: Vec<usize> = (0..v.len()).collect();
-    sort_indices(&mut idx, &|a, b| cmp(&v[a], &v[b]));
-    let mut slots: Vec<Option<T>> = std::mem::take(v).into_iter().map(Some).collect();
-    v.extend(idx.into_iter().map(|i| slots[i].take().expect("each index once")));
+/// Sorts `v` stably by `cmp`, through the core's sort (in wasm, one shared index sort).
+pub fn sort_dyn<T>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
+    specdiff_core::diff::sort::sort_by(v, cmp);
 }
 
 /// `s` in lower case, for the case-insensitive function search. Python names may be

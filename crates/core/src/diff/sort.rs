@@ -4,8 +4,9 @@
 
 use std::cmp::Ordering;
 
-/// Sorts `v` stably by `cmp`: the same order as `v.sort_by(cmp)` on every target.
-pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+/// Sorts `v` stably by `cmp`: the same order as `v.sort_by(cmp)` on every target. Public so
+/// the web viewer sorts its view models through the same code.
+pub fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     #[cfg(not(target_arch = "wasm32"))]
     v.sort_by(cmp);
     #[cfg(target_arch = "wasm32")]

@@ -97,18 +97,18 @@ impl Entries<'_> {
         let header = self.byte()?;
         let form = (header >> 3) & 15;
         let start = self.unit;
-        let end = start + u32::from(header & 7) + 1;
+        let end = start.saturating_add(u32::from(header & 7) + 1);
         let (line, end_line, col, end_col) = match form {
             15 => (-1, -1, -1, -1),
             14 => {
-                self.line += self.signed_varint()?;
-                let end_line = self.line + self.varint()?;
+                self.line = self.line.saturating_add(self.signed_varint()?);
+                let end_line = self.line.saturating_add(self.varint()?);
                 let col = self.varint()? - 1;
                 let end_col = self.varint()? - 1;
                 (self.line, end_line, col, end_col)
             }
             13 => {
-                self.line += self.signed_varint()?;
+                self.line = self.line.saturating_add(self.signed_varint()?);
                 (self.line, self.line, -1, -1)
             }
             10..=12 => {
@@ -281,6 +281,19 @@ mod tests {
         assert_eq!(decode_hex("8"), None);
         assert_eq!(decode_hex("zz"), None);
         assert_eq!(decode_hex("AB"), None, "bytes.hex() writes lowercase");
+    }
+
+    #[test]
+    fn huge_line_deltas_saturate() {
+        // Long-form entries, each adding a line delta of ~2^59 (the longest varint read): 20 of
+        // them pass i64::MAX. A garbage table, which must read as garbage, not overflow.
+        let mut table = Vec::new();
+        for _ in 0..20 {
+            table.extend([0xf0, 0x7e, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x3f, 0x00, 0x01, 0x01]);
+        }
+        let offsets: Vec<u32> = (0..20).map(|i| i * 2).collect();
+        assert!(positions(&table, 1, &offsets).iter().all(|p| *p == (None, None)));
+        assert_eq!(entries(&table, 1).count(), 20);
     }
 
     #[test]

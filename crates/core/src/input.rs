@@ -153,15 +153,24 @@ fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, Input
     let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes + 1);
     match reader.read_to_end(&mut out) {
         Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            return Err(err(InputErrorKind::Truncated("the gzip stream ends early".into())))
-        }
-        Err(e) => return Err(err(InputErrorKind::NotADump(format!("corrupt gzip data ({e})")))),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(err(gzip_truncated())),
+        Err(e) => return Err(err(gzip_corrupt(&e.to_string()))),
     }
     if out.len() as u64 > limits.max_bytes {
         return Err(err(InputErrorKind::TooLarge { bytes: out.len() as u64, limit: limits.max_bytes }));
     }
     Ok(out)
+}
+
+/// What is wrong with a gzip input that stops early. Public so a caller that inflates gzip
+/// itself (the web viewer) reports it in the same words.
+pub fn gzip_truncated() -> InputErrorKind {
+    InputErrorKind::Truncated("the gzip stream ends early".into())
+}
+
+/// What is wrong with a gzip input that does not inflate (`why`: the inflater's reason).
+pub fn gzip_corrupt(why: &str) -> InputErrorKind {
+    InputErrorKind::NotADump(format!("corrupt gzip data ({why})"))
 }
 
 /// Without the `gzip` feature the caller inflates gzip inputs itself (the web viewer does it

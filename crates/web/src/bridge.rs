@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
-use specdiff_core::input::{is_gzip, InputError, InputErrorKind};
+use specdiff_core::input::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
 
 use crate::engine::{InputFile, Session, BROWSER_LIMITS};
 use crate::model::Side;
@@ -134,8 +134,8 @@ async fn deflate_raw(body: Vec<u8>) -> Result<Vec<u8>, String> {
 /// the ones `specdiff_core::input` gives for the same file.
 async fn gunzip(blob: &Blob, limit: u64) -> Result<Vec<u8>, InputErrorKind> {
     inflate(blob, "gzip", limit).await.map_err(|e| match e {
-        Inflate::Truncated => InputErrorKind::Truncated("the gzip stream ends early".into()),
-        Inflate::Corrupt(why) => InputErrorKind::NotADump(format!("corrupt gzip data ({why})")),
+        Inflate::Truncated => gzip_truncated(),
+        Inflate::Corrupt(why) => gzip_corrupt(&why),
         Inflate::TooLarge(bytes) => InputErrorKind::TooLarge { bytes, limit },
     })
 }

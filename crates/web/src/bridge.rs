@@ -16,8 +16,9 @@ use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOpti
 use yew::Callback;
 
 use specdiff_core::input::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
+use specdiff_core::share::{self, SharePayload};
 
-use crate::engine::{InputFile, Session, BROWSER_LIMITS};
+use crate::engine::{Compression, InputFile, Pending, Session, BROWSER_LIMITS};
 use crate::model::Side;
 use crate::protocol::{Request, Response};
 
@@ -34,7 +35,7 @@ struct Runner {
 impl Runner {
     fn new(out: Box<dyn Fn(Response)>, yield_between: bool) -> Rc<Runner> {
         Rc::new(Runner {
-            session: RefCell::new(Session::new()),
+            session: RefCell::new(Session::new(Box::new(BrowserCompression))),
             queue: RefCell::new(VecDeque::new()),
             busy: Cell::new(false),
             out,
@@ -57,6 +58,9 @@ impl Runner {
         }
     }
 
+    // Requests run one at a time (see `push`): nothing else borrows the session while a share
+    // link waits for the browser's compressor.
+    #[allow(clippy::await_holding_refcell_ref)]
     async fn run(&self, request: Request, files: Vec<File>) {
         let side = match &request {
             Request::Load { side } => *side,
@@ -79,20 +83,10 @@ impl Runner {
                 }
             }
         }
-        if let Request::OpenShare { payload } = &request {
-            inputs.push(inflate_share(payload).await);
-        }
-        if let Request::Share { focus } = &request {
-            // Requests run one at a time: nothing else borrows the session during the awaits.
-            #[allow(clippy::await_holding_refcell_ref)]
-            let link = self.session.borrow().share(focus.as_deref(), deflate_raw).await;
-            (self.out)(link);
-            return;
-        }
         if self.yield_between {
             gloo::timers::future::TimeoutFuture::new(0).await;
         }
-        self.session.borrow_mut().handle(request, inputs, &mut |r| (self.out)(r));
+        self.session.borrow_mut().handle(request, inputs, &mut |r| (self.out)(r)).await;
     }
 }
 
@@ -114,19 +108,47 @@ extern "C" {
     fn new(format: &str) -> Result<CompressionStream, JsValue>;
 }
 
-/// Raw DEFLATE of a share link's body by the browser's `CompressionStream('deflate-raw')`
-/// (zlib's, in Chromium): the wasm then carries no deflater. Its bytes differ from the core's
-/// `share::deflate`; any DEFLATE decodes the same.
+/// Share links compressed by the browser (`CompressionStream`/`DecompressionStream`,
+/// `deflate-raw`): the wasm then carries no deflater. Its bytes differ from the core's
+/// `share::deflate`; any DEFLATE decodes the same. Errors are the core's (`share::decode`).
+struct BrowserCompression;
+
+impl Compression for BrowserCompression {
+    fn deflate(&self, body: Vec<u8>) -> Pending<Result<Vec<u8>, String>> {
+        Box::pin(deflate_raw(body))
+    }
+
+    fn decode(&self, payload: &str) -> Pending<Result<SharePayload, String>> {
+        let payload = payload.to_string();
+        Box::pin(async move { decode_share(&payload).await.map_err(|e| e.to_string()) })
+    }
+}
+
+/// Raw DEFLATE by the browser's `CompressionStream('deflate-raw')` (zlib's, in Chromium).
 async fn deflate_raw(body: Vec<u8>) -> Result<Vec<u8>, String> {
     let failed = |e: &JsValue| format!("cannot compress ({})", js_error(e));
     let deflater = CompressionStream::new("deflate-raw").map_err(|e| failed(&e))?;
-    let blob = Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(body.as_slice())))
-        .map_err(|e| failed(&e))?;
+    let blob = Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(body.as_slice()))).map_err(|e| failed(&e))?;
     drop(body);
     read_through(&blob, deflater.unchecked_ref(), u64::MAX).await.map_err(|e| match e {
         Inflate::Corrupt(why) => format!("cannot compress ({why})"),
         _ => "cannot compress".to_string(),
     })
+}
+
+/// A share link's body inflated by the browser (`deflate-raw`) and read by the core.
+async fn decode_share(payload: &str) -> Result<SharePayload, InputError> {
+    let name = share::SOURCE_NAME;
+    let packed = share::unpack(payload)?;
+    let bytes = js_sys::Array::of1(&js_sys::Uint8Array::from(packed.as_slice()));
+    let blob = Blob::new_with_u8_array_sequence(&bytes).map_err(|_| share::corrupt_error())?;
+    let limit = BROWSER_LIMITS.max_bytes;
+    let body = inflate(&blob, "deflate-raw", limit).await.map_err(|e| match e {
+        Inflate::TooLarge(bytes) => InputError::new(name, InputErrorKind::TooLarge { bytes, limit }),
+        Inflate::Truncated => share::cut_error(),
+        Inflate::Corrupt(_) => share::corrupt_error(),
+    })?;
+    share::read_body(&body, BROWSER_LIMITS)
 }
 
 /// Inflates a gzip file with the browser's `DecompressionStream` (so the wasm carries no
@@ -138,29 +160,6 @@ async fn gunzip(blob: &Blob, limit: u64) -> Result<Vec<u8>, InputErrorKind> {
         Inflate::Corrupt(why) => gzip_corrupt(&why),
         Inflate::TooLarge(bytes) => InputErrorKind::TooLarge { bytes, limit },
     })
-}
-
-/// The body of a share link, inflated by the browser (`deflate-raw`), as the one input file of
-/// its `OpenShare` request; errors are the core's (`share::decode` natively).
-async fn inflate_share(payload: &str) -> InputFile {
-    use specdiff_core::share;
-    let name = share::SOURCE_NAME;
-    let packed = match share::unpack(payload) {
-        Ok(p) => p,
-        Err(e) => return InputFile::unreadable(name, e.to_string()),
-    };
-    let bytes = js_sys::Array::of1(&js_sys::Uint8Array::from(packed.as_slice()));
-    let Ok(blob) = Blob::new_with_u8_array_sequence(&bytes) else {
-        return InputFile::unreadable(name, share::corrupt_error().to_string());
-    };
-    let limit = BROWSER_LIMITS.max_bytes;
-    let error = match inflate(&blob, "deflate-raw", limit).await {
-        Ok(body) => return InputFile::new(name, body),
-        Err(Inflate::TooLarge(bytes)) => InputError::new(name, InputErrorKind::TooLarge { bytes, limit }),
-        Err(Inflate::Truncated) => share::cut_error(),
-        Err(Inflate::Corrupt(_)) => share::corrupt_error(),
-    };
-    InputFile::unreadable(name, error.to_string())
 }
 
 /// Why [`inflate`] failed.
@@ -188,7 +187,11 @@ async fn read_through(blob: &Blob, transform: &web_sys::ReadableWritablePair, ca
         let chunk = JsFuture::from(reader.read()).await.map_err(|e| {
             let why = js_error(&e);
             // Chromium's TypeError for a stream that stops early: "Compressed input was truncated."
-            if why.contains("truncated") { Inflate::Truncated } else { Inflate::Corrupt(why) }
+            if why.contains("truncated") {
+                Inflate::Truncated
+            } else {
+                Inflate::Corrupt(why)
+            }
         })?;
         let field = |name: &str| js_sys::Reflect::get(&chunk, &name.into()).unwrap_or(JsValue::TRUE);
         if field("done").is_truthy() {
@@ -247,8 +250,12 @@ pub fn specdiff_worker_message(data: JsValue) {
 }
 
 fn files_of(data: &JsValue) -> Vec<File> {
-    let Ok(list) = js_sys::Reflect::get(data, &"files".into()) else { return Vec::new() };
-    let Ok(arr) = list.dyn_into::<js_sys::Array>() else { return Vec::new() };
+    let Ok(list) = js_sys::Reflect::get(data, &"files".into()) else {
+        return Vec::new();
+    };
+    let Ok(arr) = list.dyn_into::<js_sys::Array>() else {
+        return Vec::new();
+    };
     arr.iter().filter_map(|v| v.dyn_into::<File>().ok()).collect()
 }
 
@@ -478,8 +485,12 @@ impl Bridge {
 /// For benchmarks: when the page defines `globalThis.specdiffTimeline = []`, every response
 /// is logged there as `[kind, label, performance.now()]`.
 fn timeline(r: &Response) {
-    let Ok(t) = js_sys::Reflect::get(&js_sys::global(), &"specdiffTimeline".into()) else { return };
-    let Some(arr) = t.dyn_ref::<js_sys::Array>() else { return };
+    let Ok(t) = js_sys::Reflect::get(&js_sys::global(), &"specdiffTimeline".into()) else {
+        return;
+    };
+    let Some(arr) = t.dyn_ref::<js_sys::Array>() else {
+        return;
+    };
     let (kind, label) = match r {
         Response::Progress { label, .. } => ("progress", label.clone()),
         Response::Summary(s) => ("summary", format!("{} rows", s.rows.len())),

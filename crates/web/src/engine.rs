@@ -1,113 +1,36 @@
 //! The engine: holds the loaded runs and answers [`Request`]s with [`Response`]s. Pure Rust with
 //! no browser calls, so it runs in the web worker, on the main thread as a fallback, and in
 //! native unit tests alike. Reading, normalizing, matching and classifying are `specdiff_core`'s
-//! work; this module only turns their results into view models.
+//! work; [`crate::analysis`] turns their results into view models.
+//!
+//! Every request goes through [`Session::handle`]: loading files (`load.rs`), share links
+//! (`share_link.rs`, compressed by the [`Compression`] the session was made with) and the
+//! stats table (`stats_table.rs`) live beside this file.
 
 use std::rc::Rc;
 
 use specdiff_core::dump::Dump;
-use specdiff_core::input::{is_gzip, sniff, ReadLimits, Sniffed};
+use specdiff_core::input::ReadLimits;
 use specdiff_core::stats::Stats;
 
-use crate::analysis::{self, Entries, Pair};
-use crate::format::date;
+use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;
 use crate::protocol::{Request, Response};
 
+mod load;
 mod share_link;
 mod stats_table;
+
+pub use load::{plan_load, InputFile, Plan};
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use share_link::CoreCompression;
+pub use share_link::{Compression, Pending};
 
 /// The browser's input limit: 256 MB per file after decompression. A whole-program dump of ~7k
 /// code objects is ~10–30 MB, and a tab holding two parsed dumps of the maximum size would need
 /// a few GB, which is about what browsers give one tab.
 pub const BROWSER_LIMITS: ReadLimits = ReadLimits { max_bytes: 256 * 1024 * 1024 };
-
-/// A file handed to the engine.
-#[derive(Clone, Debug, PartialEq)]
-pub struct InputFile {
-    /// File name as the user gave it.
-    pub name: String,
-    /// Its bytes. The core reads them uncompressed only (its `gzip` feature is off here): the
-    /// bridge inflates `.gz` files with the browser's `DecompressionStream` first.
-    pub bytes: Vec<u8>,
-    /// Why the file could not be read before it reached the engine (a corrupt or truncated
-    /// gzip file): one line naming the file, reported on the file's side like a parse error.
-    pub error: Option<String>,
-}
-
-impl InputFile {
-    /// A file from a name and bytes.
-    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), bytes: bytes.into(), error: None }
-    }
-
-    /// A file that could not be read: `error` is its one-line message.
-    pub fn unreadable(name: impl Into<String>, error: String) -> Self {
-        InputFile { name: name.into(), bytes: Vec::new(), error: Some(error) }
-    }
-
-    /// Raw pystats (`.txt`, or text that looks like `key : value` lines), else a dump.
-    pub fn is_stats(&self) -> bool {
-        let lower = self.name.to_ascii_lowercase();
-        if lower.ends_with(".txt") {
-            return true;
-        }
-        !is_gzip(&self.bytes) && sniff(&self.bytes) == Sniffed::RawPystats
-    }
-}
-
-/// Where dropped files go.
-#[derive(Debug, PartialEq)]
-pub enum Plan {
-    /// Files per side (a side gets at most one dump and any number of stats files).
-    Sides(Vec<(Side, Vec<InputFile>)>),
-    /// Two dumps dropped together: which is base is decided after reading them.
-    Pair(InputFile, InputFile),
-    /// Nothing can be loaded: one line for the user.
-    Refused(Option<Side>, String),
-}
-
-/// Decides where `files` go. `side`: the pane they were dropped on (None: anywhere on the page);
-/// `loaded`: which sides hold a run now; `with_stats`: which hold statistics.
-///
-/// Pystats files dropped without a dump go to the first side without statistics (and are
-/// attached to that side's dump, see [`Session`]).
-pub fn plan_load(side: Option<Side>, files: Vec<InputFile>, loaded: [bool; 2], with_stats: [bool; 2]) -> Plan {
-    if files.is_empty() {
-        return Plan::Refused(side, "no files".into());
-    }
-    let (stats, dumps): (Vec<_>, Vec<_>) = files.into_iter().partition(InputFile::is_stats);
-    let names = |v: &[InputFile]| v.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ");
-    if let Some(s) = side {
-        if dumps.len() > 1 {
-            return Plan::Refused(Some(s), format!("one dump per side, got {} ({})", dumps.len(), names(&dumps)));
-        }
-        let mut all = dumps;
-        all.extend(stats);
-        return Plan::Sides(vec![(s, all)]);
-    }
-    match dumps.len() {
-        0 => {
-            let target = if !with_stats[0] { Side::Base } else { Side::Head };
-            Plan::Sides(vec![(target, stats)])
-        }
-        1 => {
-            let target = if !loaded[0] { Side::Base } else { Side::Head };
-            let mut all = dumps;
-            all.extend(stats);
-            Plan::Sides(vec![(target, all)])
-        }
-        2 if stats.is_empty() => {
-            let mut it = dumps.into_iter();
-            Plan::Pair(it.next().unwrap(), it.next().unwrap())
-        }
-        2 => Plan::Refused(
-            None,
-            "two dumps and pystats files at once: drop the pystats files on the base or head pane".into(),
-        ),
-        n => Plan::Refused(None, format!("at most two dumps at a time, got {n} ({})", names(&dumps))),
-    }
-}
 
 /// One loaded run.
 #[derive(Clone, Debug)]
@@ -138,18 +61,19 @@ impl Run {
 /// from it (kept until the runs change).
 struct Analysis {
     pair: Pair,
-    /// One run (its side) or two (None).
-    single: Option<Side>,
+    /// One run (coverage, `Single`) or two (`Diff`); never `Empty`.
+    mode: Mode,
     entries: Entries,
     summary: Summary,
 }
 
 /// The engine state.
-#[derive(Default)]
 pub struct Session {
     sides: [Option<Run>; 2],
     generation: u64,
     analysis: Option<Analysis>,
+    /// Makes and opens share links (the browser's compressor in the viewer).
+    compression: Box<dyn Compression>,
 }
 
 impl std::fmt::Debug for Session {
@@ -159,9 +83,9 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// An empty session.
-    pub fn new() -> Session {
-        Session::default()
+    /// An empty session whose share links go through `compression`.
+    pub fn new(compression: Box<dyn Compression>) -> Session {
+        Session { sides: Default::default(), generation: 0, analysis: None, compression }
     }
 
     /// The run on `side`.
@@ -170,15 +94,16 @@ impl Session {
     }
 
     /// Handles one request; `files` are the files attached to a `Load`. Every response,
-    /// progress included, goes to `out` as soon as it is known.
-    pub fn handle(&mut self, request: Request, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
+    /// progress included, goes to `out` as soon as it is known. Only share links wait (for
+    /// the compressor); everything else is done in the first poll.
+    pub async fn handle(&mut self, request: Request, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
         match request {
             Request::Load { side } => {
                 self.load(side, files, out);
                 self.refresh(out);
             }
             Request::OpenShare { payload } => {
-                self.open_share(&payload, files, out);
+                self.open_share(&payload, out).await;
                 self.refresh(out);
             }
             Request::Clear { side } => {
@@ -200,55 +125,8 @@ impl Session {
                 Some(d) => Response::Function(Box::new(d)),
                 None => Response::Failed { side: None, message: format!("no function {key:?} in the loaded runs") },
             }),
-            Request::Share { focus } => out(self.share_here(focus.as_deref())),
+            Request::Share { focus } => out(self.share(focus.as_deref()).await),
             Request::Stats => out(Response::Stats(Box::new(self.stats_table()))),
-        }
-    }
-
-    fn load(&mut self, side: Option<Side>, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
-        let loaded = [self.sides[0].is_some(), self.sides[1].is_some()];
-        let with_stats = [0, 1].map(|i| self.sides[i].as_ref().is_some_and(|r| r.stats().is_some()));
-        fn place(me: &mut Session, side: Side, r: Result<Run, String>, out: &mut dyn FnMut(Response)) {
-            match r {
-                // Statistics alone, dropped on a side with a dump: attached to it.
-                Ok(run) if run.dump.is_none() && me.sides[side.index()].as_ref().is_some_and(|r| r.dump.is_some()) => {
-                    let existing = me.sides[side.index()].as_mut().unwrap();
-                    existing.stats = run.stats;
-                    existing.info.stats_files = run.info.stats_files;
-                    out(Response::Loaded { side, info: existing.info.clone() });
-                }
-                Ok(run) => {
-                    out(Response::Loaded { side, info: run.info.clone() });
-                    me.sides[side.index()] = Some(run);
-                }
-                Err(message) => {
-                    // The side is emptied so no stale run hides the error.
-                    me.sides[side.index()] = None;
-                    out(Response::Failed { side: Some(side), message });
-                }
-            }
-        }
-        match plan_load(side, files, loaded, with_stats) {
-            Plan::Refused(side, message) => out(Response::Failed { side, message }),
-            Plan::Sides(parts) => {
-                let total = parts.iter().map(|(_, f)| f.len()).sum::<usize>().max(1);
-                let mut done = 0;
-                for (side, files) in parts {
-                    let r = read_run(side, files, &mut done, total, out);
-                    place(self, side, r, out);
-                }
-            }
-            Plan::Pair(a, b) => {
-                let mut done = 0;
-                let ra = read_run(Side::Base, vec![a], &mut done, 2, out);
-                let rb = read_run(Side::Head, vec![b], &mut done, 2, out);
-                let (ra, rb) = match (ra, rb) {
-                    (Ok(a), Ok(b)) if pair_is_reversed(&a, &b) => (Ok(b), Ok(a)),
-                    other => other,
-                };
-                place(self, Side::Base, ra, out);
-                place(self, Side::Head, rb, out);
-            }
         }
     }
 
@@ -256,8 +134,7 @@ impl Session {
     fn refresh(&mut self, out: &mut dyn FnMut(Response)) {
         self.generation += 1;
         self.analysis = None;
-        let dumps: Vec<(Side, Rc<Dump>)> =
-            Side::BOTH.into_iter().filter_map(|s| Some((s, self.run(s)?.dump.clone()?))).collect();
+        let dumps: Vec<(Side, Rc<Dump>)> = Side::BOTH.into_iter().filter_map(|s| Some((s, self.run(s)?.dump.clone()?))).collect();
         let has_stats = Side::BOTH.iter().any(|&s| self.run(s).is_some_and(|r| r.stats().is_some()));
         let mut summary = Summary::empty();
         summary.generation = self.generation;
@@ -270,19 +147,19 @@ impl Session {
             }
             [(side, d)] => {
                 out(Response::Progress { side: None, label: "measuring coverage".into(), fraction: 0.8 });
-                let mut pair = Pair::new(d.clone(), d.clone());
+                let pair = Pair::new(d.clone(), d.clone());
                 let keys = &self.run(*side).unwrap().keys;
                 summary.mode = Mode::Single(*side);
-                let entries = analysis::single_summary(&mut pair, keys, *side, &mut summary);
-                self.analysis = Some(Analysis { pair, single: Some(*side), entries, summary: Summary::empty() });
+                let entries = summary::single_summary(&pair, keys, *side, &mut summary);
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             [(_, b), (_, h)] => {
                 out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
                 let mut pair = Pair::new(b.clone(), h.clone());
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
-                let entries = analysis::diff_summary(&mut pair, bk, hk, &mut summary);
-                self.analysis = Some(Analysis { pair, single: None, entries, summary: Summary::empty() });
+                let entries = summary::diff_summary(&mut pair, bk, hk, &mut summary);
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),
         }
@@ -310,97 +187,8 @@ impl Session {
         let a = self.analysis.as_mut()?;
         let &(b, h) = a.entries.get(key)?;
         let rows = a.pair.rows(b, h);
-        let single = a.single;
-        Some(analysis::detail(&rows, key, (a.pair.base(), a.pair.head()), single))
+        Some(detail::detail(&rows, key, (a.pair.base(), a.pair.head()), a.mode))
     }
-}
-
-/// Two dumps dropped together: true when `a` should be head. Names saying "base"/"head" win,
-/// then the start time (the earlier run is base).
-fn pair_is_reversed(a: &Run, b: &Run) -> bool {
-    let (na, nb) = (a.info.file.to_ascii_lowercase(), b.info.file.to_ascii_lowercase());
-    let says = |n: &str, w: &str| n.contains(w);
-    if says(&na, "head") && !says(&nb, "head") || says(&nb, "base") && !says(&na, "base") {
-        return true;
-    }
-    if says(&na, "base") || says(&nb, "head") {
-        return false;
-    }
-    match (&a.dump, &b.dump) {
-        (Some(x), Some(y)) => x.run.started > y.run.started,
-        _ => false,
-    }
-}
-
-fn read_run(
-    side: Side,
-    files: Vec<InputFile>,
-    done: &mut usize,
-    total: usize,
-    out: &mut dyn FnMut(Response),
-) -> Result<Run, String> {
-    let mut dump = None;
-    let mut stats_files = Vec::new();
-    let mut stats_inputs = Vec::new();
-    let mut first_name = None;
-    for f in files {
-        first_name.get_or_insert_with(|| f.name.clone());
-        out(Response::Progress {
-            side: Some(side),
-            label: format!("parsing {}", f.name),
-            fraction: 0.3 + 0.5 * (*done as f64) / total as f64,
-        });
-        *done += 1;
-        if let Some(e) = f.error {
-            return Err(e);
-        }
-        if f.is_stats() {
-            stats_files.push(f.name.clone());
-            stats_inputs.push(f);
-        } else {
-            let d = specdiff_core::read_dump(&f.name, &f.bytes, BROWSER_LIMITS).map_err(|e| e.to_string())?;
-            dump = Some((f.name, d));
-        }
-    }
-    let python = dump.as_ref().map(|(_, d)| d.python.minor_version());
-    let stats = if stats_inputs.is_empty() { None } else { Some(read_stats(&stats_inputs, python)?) };
-    let file = match &dump {
-        Some((n, _)) => n.clone(),
-        None => first_name.unwrap_or_default(),
-    };
-    let info = side_info(&file, dump.as_ref().map(|(_, d)| d), &stats_files);
-    Ok(Run::new(info, dump.map(|(_, d)| d), stats))
-}
-
-/// Raw pystats files of one run, summed by `specdiff_core::pystats`. Numbered (3.11/3.12)
-/// files are read with the version of the dump loaded with them, when there is one.
-fn read_stats(files: &[InputFile], python: Option<(u32, u32)>) -> Result<Stats, String> {
-    let options = specdiff_core::pystats::PystatsOptions { python, limits: BROWSER_LIMITS };
-    specdiff_core::pystats::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options)
-        .map_err(|e| e.to_string())
-}
-
-fn side_info(file: &str, dump: Option<&Dump>, stats_files: &[String]) -> SideInfo {
-    let mut info = SideInfo { file: file.to_string(), stats_files: stats_files.to_vec(), ..Default::default() };
-    if let Some(d) = dump {
-        info.python = format!("CPython {}", d.python.version);
-        info.command = d.run.argv.join(" ");
-        if info.command.is_empty() {
-            info.command = d.run.target.value.clone();
-        }
-        info.date = date(&d.run.started);
-        info.code_objects = d.code.len();
-        info.has_dump = true;
-        if d.run.exit_status != 0 {
-            info.note = Some(match &d.run.exception {
-                Some(e) => format!("exit status {} ({e})", d.run.exit_status),
-                None => format!("exit status {}", d.run.exit_status),
-            });
-        }
-    } else {
-        info.python = "pystats only".into();
-    }
-    info
 }
 
 #[cfg(test)]
@@ -441,11 +229,20 @@ mod tests {
         .unwrap()
     }
 
+    /// A session as the tests use it: share links made and opened by the core.
+    pub(crate) fn session() -> Session {
+        Session::new(Box::new(CoreCompression))
+    }
+
     /// Runs a request; every response also goes through its binary form (as to the page).
-    pub(super) fn collect(session: &mut Session, req: Request, files: Vec<InputFile>) -> Vec<Response> {
+    pub(crate) fn collect(session: &mut Session, req: Request, files: Vec<InputFile>) -> Vec<Response> {
+        use std::future::Future;
+        use std::task::{Context, Poll, Waker};
         assert_eq!(Request::from_bytes(&req.to_bytes()).as_ref(), Some(&req));
         let mut v = Vec::new();
-        session.handle(req, files, &mut |r| v.push(r));
+        // The core's compressor is always ready, so one poll handles the whole request.
+        let handled = std::pin::pin!(session.handle(req, files, &mut |r| v.push(r))).poll(&mut Context::from_waker(Waker::noop()));
+        assert!(matches!(handled, Poll::Ready(())), "a request waited with the core's compressor");
         for r in &v {
             assert_eq!(Response::from_bytes(&r.to_bytes()).as_ref(), Some(r));
         }
@@ -477,7 +274,7 @@ mod tests {
 
     #[test]
     fn one_dump_gives_coverage() {
-        let mut s = Session::new();
+        let mut s = session();
         let v = collect(&mut s, Request::Load { side: None }, vec![InputFile::new("run.json", dump_json(&["f", "g"], false, "2026-01-01T00:00:00Z"))]);
         assert!(matches!(&v[0], Response::Progress { .. }));
         let info = v.iter().find_map(|r| match r { Response::Loaded { side: Side::Base, info } => Some(info), _ => None }).unwrap();
@@ -499,7 +296,7 @@ mod tests {
 
     #[test]
     fn bad_file_keeps_the_other_side() {
-        let mut s = Session::new();
+        let mut s = session();
         collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![InputFile::new("a.json", dump_json(&["f"], true, "2026-01-01T00:00:00Z"))]);
         let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b.json", b"{\"format\": \"specdiff-dump\", \"version\": 1".to_vec())]);
         let msg = v.iter().find_map(|r| match r { Response::Failed { side: Some(Side::Head), message } => Some(message), _ => None }).unwrap();
@@ -512,7 +309,7 @@ mod tests {
 
     #[test]
     fn pair_orders_by_name_then_date() {
-        let mut s = Session::new();
+        let mut s = session();
         let late = InputFile::new("x.json", dump_json(&["f"], false, "2026-02-01T00:00:00Z"));
         let early = InputFile::new("y.json", dump_json(&["f"], true, "2026-01-01T00:00:00Z"));
         let v = collect(&mut s, Request::Load { side: None }, vec![late, early]);
@@ -528,7 +325,7 @@ mod tests {
 
     #[test]
     fn two_dumps_give_the_core_diff() {
-        let mut s = Session::new();
+        let mut s = session();
         let v = collect(&mut s, Request::Load { side: None }, vec![
             InputFile::new("base.json", dump_json(&["f", "g"], true, "2026-01-01T00:00:00Z")),
             InputFile::new("head.json", dump_json(&["f", "g"], false, "2026-01-02T00:00:00Z")),
@@ -562,14 +359,14 @@ mod tests {
 
     #[test]
     fn share_round_trip_through_the_session() {
-        let mut s = Session::new();
+        let mut s = session();
         collect(&mut s, Request::Load { side: None }, vec![
             InputFile::new("base.json", dump_json(&["f", "g"], true, "2026-01-01T00:00:00Z")),
             InputFile::new("head.json", dump_json(&["f", "g"], false, "2026-01-02T00:00:00Z")),
         ]);
         let v = collect(&mut s, Request::Share { focus: Some("__main__:f".into()) }, vec![]);
         let Response::ShareLink { payload, .. } = &v[0] else { panic!("{v:?}") };
-        let mut t = Session::new();
+        let mut t = session();
         let v = collect(&mut t, Request::OpenShare { payload: payload.clone() }, vec![]);
         assert_eq!(summary_of(&v).mode, Mode::Diff);
         assert_eq!(t.run(Side::Head).unwrap().info.file, "head (share link)");

@@ -38,6 +38,11 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// `n` and the noun for it: `"1 miss"`, `"3 misses"`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `0.1234` → `"12.3%"`.
 pub fn percent(ratio: f64) -> String {
     let p = ratio * 100.0;

@@ -8,9 +8,10 @@
 //!
 //! Layers:
 //! - [`model`], [`protocol`], [`wire`]: the data exchanged with the engine and its binary form.
-//! - [`engine`]: pure Rust, runs anywhere (native unit tests included).
+//! - [`engine`], [`analysis`]: pure Rust, runs anywhere (native unit tests included).
 //! - [`state`], [`route`], [`format`]: the page state and its pure reducer.
-//! - [`bridge`], [`browser`], [`components`]: browser I/O and the Yew components.
+//! - [`bridge`], [`browser`], [`components`], [`hooks`]: browser I/O, the Yew components and
+//!   their page-wide event listeners.
 
 pub mod engine;
 pub mod format;
@@ -24,6 +25,7 @@ pub mod analysis;
 pub mod bridge;
 pub mod browser;
 pub mod components;
+pub mod hooks;
 
 /// Starts the page (called by `main` in the browser; a worker instance starts nothing and
 /// waits for `specdiff_worker_message`).

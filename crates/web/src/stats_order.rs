@@ -146,7 +146,7 @@ mod tests {
         let s = StatsSort::default();
         let by_name = s.clicked(StatsKey::Name);
         assert_eq!(by_name, StatsSort { key: StatsKey::Name, descending: false });
-        assert_eq!(by_name.clicked(StatsKey::Name).descending, true);
+        assert!(by_name.clicked(StatsKey::Name).descending);
         let hit = StatsKey::Value { column: 0, side: Side::Head };
         assert_eq!(by_name.clicked(hit), StatsSort { key: hit, descending: true });
         assert_eq!((by_name.arrow(StatsKey::Name), by_name.arrow(hit)), (" ▲", ""));

@@ -1,9 +1,7 @@
-//! The root component: owns the state (one `use_reducer`), starts the engine, wires the
-//! page-wide listeners (drop anywhere, keyboard, back/forward) and lays out the panes.
+//! The root component: owns the state (one `use_reducer`), starts the engine, installs the
+//! page-wide listeners ([`crate::hooks`]: drop anywhere, keyboard, back/forward) and lays out
+//! the panes.
 
-use gloo::events::{EventListener, EventListenerOptions};
-use wasm_bindgen::JsCast;
-use web_sys::{DragEvent, KeyboardEvent};
 use yew::prelude::*;
 
 use super::drop_overlay::DropOverlay;
@@ -20,6 +18,7 @@ use super::welcome::Welcome;
 use super::Ctx;
 use crate::bridge::Bridge;
 use crate::browser;
+use crate::hooks::{use_file_drop, use_keyboard, use_navigation};
 use crate::model::{Mode, Side};
 use crate::protocol::Request;
 use crate::route::{Route, Tab};
@@ -39,50 +38,9 @@ pub fn app() -> Html {
     };
 
     // Page-wide listeners, installed once.
-    {
-        let ctx = ctx.clone();
-        use_effect_with((), move |_| {
-            let window = gloo::utils::window();
-            let mut listeners = Vec::new();
-            let c = ctx.clone();
-            listeners.push(EventListener::new(&window, "hashchange", move |_| {
-                c.dispatch.emit(Action::Navigate(Route::parse(&browser::hash())));
-            }));
-            let c = ctx.clone();
-            listeners.push(EventListener::new(&window, "popstate", move |_| {
-                c.dispatch.emit(Action::Navigate(Route::parse(&browser::hash())));
-            }));
-            let c = ctx.clone();
-            listeners.push(EventListener::new_with_options(&window, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
-                let e: &KeyboardEvent = e.unchecked_ref();
-                on_key(&c, e);
-            }));
-            let opts = EventListenerOptions::enable_prevent_default();
-            let c = ctx.clone();
-            listeners.push(EventListener::new_with_options(&window, "dragover", opts, move |e| {
-                let e: &DragEvent = e.unchecked_ref();
-                if browser::drag_has_files(e) {
-                    e.prevent_default();
-                    c.dispatch.emit(Action::Drag(true));
-                }
-            }));
-            let c = ctx.clone();
-            listeners.push(EventListener::new(&window, "dragleave", move |e| {
-                let e: &DragEvent = e.unchecked_ref();
-                if e.related_target().is_none() {
-                    c.dispatch.emit(Action::Drag(false));
-                }
-            }));
-            let c = ctx.clone();
-            listeners.push(EventListener::new_with_options(&window, "drop", opts, move |e| {
-                let e: &DragEvent = e.unchecked_ref();
-                e.prevent_default();
-                c.dispatch.emit(Action::Drag(false));
-                c.load(None, browser::dropped_files(e));
-            }));
-            move || drop(listeners)
-        });
-    }
+    use_navigation(ctx.dispatch.clone());
+    use_keyboard(ctx.dispatch.clone());
+    use_file_drop((*ctx).clone());
 
     // The URL hash mirrors the route.
     use_effect_with(state.route.clone(), |route| browser::set_hash(&route.to_hash()));
@@ -171,7 +129,9 @@ pub fn app() -> Html {
                     />
                 </div>
             },
-            Tab::Stats => html! { <StatsView table={state.stats.clone()} has_stats={summary.has_stats} sort={state.stats_sort} /> },
+            Tab::Stats => {
+                html! { <StatsView table={state.stats.clone()} has_stats={summary.has_stats} sort={state.stats_sort} /> }
+            }
         }
     };
 
@@ -216,32 +176,4 @@ pub fn app() -> Html {
             </div>
         </ContextProvider<Ctx>>
     }
-}
-
-fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return;
-    }
-    let key = e.key();
-    if browser::from_text_field(e) {
-        if key == "Escape" {
-            if let Some(el) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = el.blur();
-            }
-        }
-        return;
-    }
-    let action = match key.as_str() {
-        "j" => Action::Step(1),
-        "k" => Action::Step(-1),
-        "/" => Action::FocusSearch,
-        "?" => Action::ToggleHelp,
-        "Escape" => Action::Escape,
-        "1" => Action::SelectTab(Tab::Overview),
-        "2" => Action::SelectTab(Tab::Functions),
-        "3" => Action::SelectTab(Tab::Stats),
-        _ => return,
-    };
-    e.prevent_default();
-    ctx.dispatch.emit(action);
 }

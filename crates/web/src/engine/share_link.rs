@@ -1,33 +1,59 @@
-//! Share links in the engine: opening one (its body inflated by the bridge, or natively by the
-//! core) and making one of what is loaded, made shorter from fewer functions when it would be
-//! too long for a pull-request comment. The link format is `specdiff_core::share`'s.
+//! Share links in the engine: opening one and making one of what is loaded, made shorter from
+//! fewer functions when it would be too long for a pull-request comment, with the
+//! [`Compression`] the session was given. The link format is `specdiff_core::share`'s.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use specdiff_core::dump::Dump;
 use specdiff_core::share::{self, ShareNote, SharePayload};
 
-use super::{side_info, InputFile, Run, Session, BROWSER_LIMITS};
+use super::load::side_info;
+use super::{Run, Session};
 use crate::format::count;
 use crate::model::*;
 use crate::protocol::Response;
 
+/// A future of the compressor (the browser's streams finish later; the core's at once).
+pub type Pending<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// The compression of share links. The viewer's wasm carries no deflater or inflater: the
+/// bridge passes the browser's `CompressionStream`/`DecompressionStream` in (see
+/// `bridge.rs`); native builds use the core's ([`CoreCompression`]). Any DEFLATE decodes the
+/// same, so links made by either open with both.
+pub trait Compression {
+    /// Raw DEFLATE of a link's body (`share::body`); `Err`: why not, one line.
+    fn deflate(&self, body: Vec<u8>) -> Pending<Result<Vec<u8>, String>>;
+    /// A link payload opened (unpacked, inflated, read): the runs it carries, or the one-line
+    /// error `share::decode` gives for it.
+    fn decode(&self, payload: &str) -> Pending<Result<SharePayload, String>>;
+}
+
+/// The core's compression (`share::deflate` / `share::decode`): native builds only, where
+/// the core's `share-flate` is on.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct CoreCompression;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Compression for CoreCompression {
+    fn deflate(&self, body: Vec<u8>) -> Pending<Result<Vec<u8>, String>> {
+        Box::pin(std::future::ready(Ok(share::deflate(&body))))
+    }
+
+    fn decode(&self, payload: &str) -> Pending<Result<SharePayload, String>> {
+        Box::pin(std::future::ready(share::decode(payload, super::BROWSER_LIMITS).map_err(|e| e.to_string())))
+    }
+}
+
 impl Session {
-    /// `inflated`: the link's body as the bridge inflated it (one file, or its error); without
-    /// it the link is decoded here, which only native builds can (see [`decode_share`]).
-    pub(super) fn open_share(&mut self, payload: &str, inflated: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
+    /// Opens a share link: its runs replace what is loaded.
+    pub(super) async fn open_share(&mut self, payload: &str, out: &mut dyn FnMut(Response)) {
         out(Response::Progress { side: None, label: "opening the share link".into(), fraction: 0.2 });
-        let decoded = match inflated.into_iter().next() {
-            Some(InputFile { error: Some(e), .. }) => Err(e),
-            Some(f) => share::read_body(&f.bytes, BROWSER_LIMITS).map_err(|e| e.to_string()),
-            None => decode_share(payload),
-        };
-        match decoded {
+        match self.compression.decode(payload).await {
             Ok(p) => {
                 let note = p.note;
-                for (side, dump, total) in
-                    [(Side::Base, p.base, note.base_code_total), (Side::Head, p.head, note.head_code_total)]
-                {
+                for (side, dump, total) in [(Side::Base, p.base, note.base_code_total), (Side::Head, p.head, note.head_code_total)] {
                     match dump {
                         Some(d) => {
                             let mut info = side_info(&format!("{} (share link)", side.name()), Some(&d), &[]);
@@ -53,36 +79,12 @@ impl Session {
         }
     }
 
-    /// A share link made with the core's deflater (native builds; see [`decode_share`]).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn share_here(&self, focus: Option<&str>) -> Response {
-        use std::future::Future;
-        use std::task::{Context, Poll, Waker};
-        let link = self.share(focus, |body| std::future::ready(Ok(share::deflate(&body))));
-        // The compressor is always ready, so one poll finishes the whole search.
-        match std::pin::pin!(link).poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(response) => response,
-            Poll::Pending => unreachable!("a ready compressor never waits"),
-        }
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    pub(super) fn share_here(&self, _focus: Option<&str>) -> Response {
-        Response::Failed { side: None, message: "share link: links are made by the bridge in this build".into() }
-    }
-
-    /// A share link of what is loaded, `deflate` being the raw DEFLATE compressor: the core's
-    /// natively, the browser's `CompressionStream` in the web viewer (see `bridge.rs`), whose
-    /// links differ byte-wise from the core's but decode the same everywhere. Asynchronous
-    /// because the browser's compressor is; links too long for a comment are made again
-    /// from fewer functions, each try compressed anew.
-    pub async fn share<F, Fut>(&self, focus: Option<&str>, deflate: F) -> Response
-    where
-        F: Fn(Vec<u8>) -> Fut,
-        Fut: std::future::Future<Output = Result<Vec<u8>, String>>,
-    {
+    /// A share link of what is loaded. Asynchronous because the browser's compressor is;
+    /// links too long for a comment are made again from fewer functions, each try compressed
+    /// anew.
+    pub(super) async fn share(&self, focus: Option<&str>) -> Response {
         let encode = |p: SharePayload| {
-            let packed = deflate(share::body(&p));
+            let packed = self.compression.deflate(share::body(&p));
             async move { packed.await.map(|z| share::pack(&z)) }
         };
         let base = self.run(Side::Base).and_then(|r| r.dump.clone());
@@ -91,12 +93,8 @@ impl Session {
             return Response::Failed { side: None, message: "nothing to share: load a dump first".into() };
         }
         let totals = (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len()));
-        let note = |reduced: bool| ShareNote {
-            base_code_total: totals.0,
-            head_code_total: totals.1,
-            reduced,
-            comment: focus.map(str::to_string),
-        };
+        let note =
+            |reduced: bool| ShareNote { base_code_total: totals.0, head_code_total: totals.1, reduced, comment: focus.map(str::to_string) };
         let full = SharePayload { base: base.as_deref().cloned(), head: head.as_deref().cloned(), note: note(false) };
         let payload = match encode(full).await {
             Ok(p) => p,
@@ -114,7 +112,13 @@ impl Session {
             .summary
             .rows
             .iter()
-            .filter(|r| if a.single.is_some() { r.score > 0.0 && r.hot > 0.0 } else { r.is_changed() && r.status != Class::Added && r.status != Class::Removed })
+            .filter(|r| {
+                if matches!(a.mode, Mode::Single(_)) {
+                    r.score > 0.0 && r.hot > 0.0
+                } else {
+                    r.is_changed() && r.status != Class::Added && r.status != Class::Removed
+                }
+            })
             .map(|r| r.key.as_str())
             .collect();
         wanted.truncate(400);
@@ -136,8 +140,9 @@ impl Session {
                     mark(1, h);
                 }
             }
-            let reduce = |d: &Option<Rc<Dump>>, keep: &[bool]| d.as_ref().map(|d| share::reduce(d, |i, _| keep.get(i).copied().unwrap_or(false)));
-            let (rb, rh) = if a.single == Some(Side::Head) {
+            let reduce =
+                |d: &Option<Rc<Dump>>, keep: &[bool]| d.as_ref().map(|d| share::reduce(d, |i, _| keep.get(i).copied().unwrap_or(false)));
+            let (rb, rh) = if a.mode == Mode::Single(Side::Head) {
                 (None, reduce(&head, &keep[0]))
             } else {
                 (reduce(&base, &keep[0]), reduce(&head, &keep[1]))
@@ -163,18 +168,4 @@ impl Session {
             wanted.truncate(n);
         }
     }
-}
-
-/// A share link decoded by the core. Native builds (the tests) link its inflater; the wasm
-/// build does not (the core's `share-flate` is off there): the bridge inflates links with
-/// the browser's `DecompressionStream` and hands the engine the body.
-#[cfg(not(target_arch = "wasm32"))]
-fn decode_share(payload: &str) -> Result<SharePayload, String> {
-    share::decode(payload, BROWSER_LIMITS).map_err(|e| e.to_string())
-}
-
-#[cfg(target_arch = "wasm32")]
-fn decode_share(payload: &str) -> Result<SharePayload, String> {
-    share::unpack(payload).map_err(|e| e.to_string())?;
-    Err(format!("{}: this build inflates links in the bridge only", share::SOURCE_NAME))
 }

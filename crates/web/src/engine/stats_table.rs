@@ -82,12 +82,12 @@ mod tests {
         let path = format!("{}/../core/tests/fixtures/pystats-3.13/{name}.txt.gz", env!("CARGO_MANIFEST_DIR"));
         let mut text = Vec::new();
         flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_end(&mut text).unwrap();
-        InputFile::new(&format!("{name}.txt"), text)
+        InputFile::new(format!("{name}.txt"), text)
     }
 
     #[test]
     fn stats_table_breaks_failures_down_by_kind() {
-        let mut s = Session::new();
+        let mut s = crate::engine::tests::session();
         collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![raw_pystats("raw_base")]);
         collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![raw_pystats("raw_head")]);
         let t = s.stats_table();

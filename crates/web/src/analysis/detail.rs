@@ -1,0 +1,214 @@
+//! The function view: the core's aligned rows of one function laid out line by line, with the
+//! source lines between them, counters in plain words, and long unchanged stretches folded.
+
+use specdiff_core::dump::Dump;
+use specdiff_core::report::{Counter, CounterState, FunctionRows, InstrView, Row};
+use specdiff_core::summary::KindCounts;
+
+use super::{counts_of, status_of};
+use crate::format::{percent, plural};
+use crate::model::*;
+
+/// Plain words for a decoded counter: `(short text, tooltip)`.
+pub fn counter_words(c: &Counter) -> (String, String) {
+    let raw = format!("counter {}·{} (value·backoff)", c.value, c.backoff);
+    match c.state {
+        CounterState::Cold => ("cold".into(), format!("has not run since the code was quickened; {raw}")),
+        CounterState::Warming => (
+            format!("warm {}", c.value),
+            format!(
+                "not specialized yet: {} left before it tries to specialize, no failed attempt so far; {raw}",
+                plural(c.value as u64, "execution", "executions")
+            ),
+        ),
+        CounterState::BackedOff { failures } => (
+            format!("{failures} fail"),
+            format!(
+                "{} to specialize: backing off, next try in {}; {raw}",
+                plural(failures as u64, "failed attempt", "failed attempts"),
+                plural(c.value as u64, "execution", "executions")
+            ),
+        ),
+        CounterState::Specialized { misses } => {
+            (format!("{misses} miss"), format!("{} since it was specialized; {raw}", plural(misses as u64, "miss", "misses")))
+        }
+    }
+}
+
+fn ins_view(v: &InstrView, site: bool) -> Ins {
+    let (counter, tip) = match &v.counter {
+        Some(c) => {
+            let (s, t) = counter_words(c);
+            (Some(s), Some(t))
+        }
+        None => (None, None),
+    };
+    let arg = if v.argrepr.is_empty() { v.arg.map(|a| a.to_string()).unwrap_or_default() } else { v.argrepr.clone() };
+    Ins {
+        offset: v.offset,
+        op: v.opname.clone(),
+        family: v.family.clone(),
+        arg,
+        specialized: v.specialized,
+        site: site && v.primary && v.counter.is_some(),
+        counter,
+        tip,
+        churn: v.churn.as_ref().filter(|c| c.flips > 0).map(|c| format!("{} flips seen by the sampler: {}", c.flips, c.seen.join(" → "))),
+    }
+}
+
+/// Builds the function view from the core's aligned rows. `mode`: [`Mode::Single`] for one
+/// run (base == head): only the base column is shown and nothing is folded.
+pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode) -> FunctionDetail {
+    let (bd, hd) = dumps;
+    let single = matches!(mode, Mode::Single(_));
+    let mut out = Vec::new();
+    let mut interesting = Vec::new();
+    let mut current_line: Option<u32> = None;
+    let mut shown_max: u32 = 0;
+    let samples = |d: &Dump, code: Option<u32>, line: u32| -> u64 {
+        code.and_then(|c| d.code[c as usize].line_samples.iter().find(|s| s.0 == line)).map_or(0, |s| s.1)
+    };
+    let mut counts = KindCounts::default();
+    for row in &rows.rows {
+        if let Some(k) = row.change {
+            counts.add(k);
+        }
+        // Source lines: head's numbering when head has the row, else base's.
+        let (line, source) = match (&row.head, &row.base) {
+            (Some(h), _) if !single => (h.instructions.last().and_then(|i| i.line).or(h.line), &rows.head_source),
+            (_, Some(b)) => (b.instructions.last().and_then(|i| i.line).or(b.line), &rows.base_source),
+            (Some(h), None) => (h.line, &rows.head_source),
+            (None, None) => (None, &rows.head_source),
+        };
+        if let Some(l) = line {
+            if current_line != Some(l) {
+                let from = if l > shown_max && l - shown_max <= 4 && shown_max > 0 { shown_max + 1 } else { l };
+                for n in from..=l {
+                    if let Some(text) = source.get(&n) {
+                        out.push(DetailRow::Source {
+                            line: n,
+                            text: text.clone(),
+                            samples: [samples(bd, rows.base_code, n), samples(hd, rows.head_code, n)],
+                        });
+                        interesting.push(false);
+                    }
+                }
+                shown_max = shown_max.max(l);
+                current_line = Some(l);
+            }
+        }
+        push_row(row, single, &mut out, &mut interesting);
+    }
+    let rows_out = if single { out } else { fold(out, &interesting) };
+    let loc = |d: &Dump, code: Option<u32>| {
+        code.map(|c| {
+            let c = &d.code[c as usize];
+            format!("{}:{}", d.files[c.file as usize].path, c.first_line)
+        })
+    };
+    let kind = rows
+        .head_code
+        .map(|c| hd.code[c as usize].kind)
+        .or(rows.base_code.map(|c| bd.code[c as usize].kind))
+        .map_or(String::new(), |k| k.as_str().to_string());
+    let mut explanations = Vec::new();
+    if single {
+        // One primary instruction per site side: the base's, the run's own.
+        let primaries = || rows.rows.iter().filter_map(|r| r.base.as_ref()?.instructions.iter().find(|i| i.primary && i.counter.is_some()));
+        let (sites, spec) = (primaries().count(), primaries().filter(|i| i.specialized).count());
+        explanations.push(format!(
+            "{} of {} specialization sites specialized ({}). Hover a counter for what it says.",
+            spec,
+            sites,
+            percent(if sites == 0 { 0.0 } else { spec as f64 / sites as f64 })
+        ));
+    } else {
+        match (rows.base_code, rows.head_code) {
+            (None, Some(_)) => explanations.push("only in head: this code object is new".into()),
+            (Some(_), None) => explanations.push("only in base: this code object is gone".into()),
+            _ => {}
+        }
+        let regressions = counts.regressions();
+        if regressions > 0 {
+            explanations.push(format!(
+                "{} (lost, missing or backed off); hover a counter for what it says",
+                plural(regressions as u64, "regression", "regressions")
+            ));
+        }
+    }
+    let locations = if single { [loc(bd, rows.base_code), None] } else { [loc(bd, rows.base_code), loc(hd, rows.head_code)] };
+    FunctionDetail {
+        key: key.to_string(),
+        title: rows.qualname.clone(),
+        locations,
+        kind,
+        mode,
+        explanations,
+        counts: if single { Vec::new() } else { counts_of(&counts) },
+        status: if single { Class::Unchanged } else { status_of(&counts) },
+        rows: rows_out,
+    }
+}
+
+/// One core row → one line per instruction; the sides' instruction lists are aligned from the
+/// end (the primary instruction is last on both), the class and explanation go on that line.
+fn push_row(row: &Row, single: bool, out: &mut Vec<DetailRow>, interesting: &mut Vec<bool>) {
+    let empty = Vec::new();
+    let b = row.base.as_ref().map_or(&empty, |s| &s.instructions);
+    let h = if single { &empty } else { row.head.as_ref().map_or(&empty, |s| &s.instructions) };
+    let n = b.len().max(h.len());
+    let class = row.change;
+    let marked = !single && row.is_interesting();
+    for k in 0..n {
+        let last = k + 1 == n;
+        let pick = |v: &Vec<InstrView>| -> Option<Ins> {
+            let offset = n - v.len();
+            (k >= offset).then(|| ins_view(&v[k - offset], true))
+        };
+        out.push(DetailRow::Ins {
+            base: pick(b),
+            head: if single { None } else { pick(h) },
+            class: if last && !single { class } else { None },
+            explain: if last { row.explanation.clone() } else { None },
+        });
+        interesting.push(marked);
+    }
+}
+
+/// Folds runs of uninteresting rows longer than `MIN_FOLD`, keeping `CONTEXT` rows of context.
+fn fold(rows: Vec<DetailRow>, interesting: &[bool]) -> Vec<DetailRow> {
+    const CONTEXT: usize = 3;
+    const MIN_FOLD: usize = 8;
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = rows.len();
+    let mut rows: Vec<Option<DetailRow>> = rows.into_iter().map(Some).collect();
+    while i < n {
+        if interesting[i] {
+            out.push(rows[i].take().unwrap());
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && !interesting[i] {
+            i += 1;
+        }
+        let (lead, trail) = (if start == 0 { 0 } else { CONTEXT }, if i == n { 0 } else { CONTEXT });
+        if i - start > lead + trail + MIN_FOLD {
+            for r in &mut rows[start..start + lead] {
+                out.push(r.take().unwrap());
+            }
+            let folded: Vec<DetailRow> = rows[start + lead..i - trail].iter_mut().map(|r| r.take().unwrap()).collect();
+            out.push(DetailRow::Fold { rows: folded });
+            for r in &mut rows[i - trail..i] {
+                out.push(r.take().unwrap());
+            }
+        } else {
+            for r in &mut rows[start..i] {
+                out.push(r.take().unwrap());
+            }
+        }
+    }
+    out
+}

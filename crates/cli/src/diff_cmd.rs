@@ -9,9 +9,9 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use specdiff_core::dump::read_dump;
-use specdiff_core::stats::{parse_minor_version, Stats};
-use specdiff_core::stats_diff::diff_stats;
+use specdiff_core::format::read_dump;
+use specdiff_core::model::{parse_minor_version, Stats};
+use specdiff_core::report::diff_stats;
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
 use crate::gate::{self, DEFAULT_MIN_HOTNESS};

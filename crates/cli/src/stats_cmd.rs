@@ -6,9 +6,11 @@
 
 use std::path::PathBuf;
 
-use specdiff_core::pystats::{read_pystats, PystatsOptions};
-use specdiff_core::stats::{numbered_versions, parse_minor_version, Stats, StatsFile};
-use specdiff_core::stats_diff::{percent, summarize, StatsSummary};
+use specdiff_core::format::{read_pystats, PystatsOptions};
+use specdiff_core::cpython::numbered_versions;
+use specdiff_core::format::StatsFile;
+use specdiff_core::model::{parse_minor_version, Stats};
+use specdiff_core::report::{percent, summarize, StatsSummary};
 
 use crate::output::{human_size, plain_io_error, PendingOutput};
 
@@ -209,7 +211,7 @@ mod tests {
         let args = StatsArgs { inputs: vec![dir.path().to_path_buf()], output: Some(out.clone()), python_version: None };
         run(&args).unwrap();
         let bytes = std::fs::read(&out).unwrap();
-        let stats = specdiff_core::stats::read_stats_file("out.json.gz", &bytes, Default::default()).unwrap();
+        let stats = specdiff_core::format::read_stats_file("out.json.gz", &bytes, Default::default()).unwrap();
         assert_eq!(stats.files, 2);
         assert_eq!(stats.opcodes["POP_TOP"].execution_count, 7);
 

@@ -49,20 +49,20 @@ fn module_and_class_bodies_are_present_and_counters_decode() {
     for py in interpreters() {
         let d = dump_ok(py, tmp.path(), "bodies", &["examples/demo/base.py", "5"]);
         let module = code(&d, "demo/base.py", "<module>");
-        assert_eq!(module.kind, specdiff_core::dump::CodeKind::Module, "{}", py.minor);
+        assert_eq!(module.kind, specdiff_core::model::CodeKind::Module, "{}", py.minor);
         assert_eq!(d.str(module.module), "__main__");
         for class in ["Point", "Square", "Circle"] {
             let c = code(&d, "demo/base.py", class);
-            assert_eq!(c.kind, specdiff_core::dump::CodeKind::Class, "{} {class}", py.minor);
+            assert_eq!(c.kind, specdiff_core::model::CodeKind::Class, "{} {class}", py.minor);
         }
         let init = code(&d, "demo/base.py", "Point.__init__");
-        assert_eq!(init.kind, specdiff_core::dump::CodeKind::Function);
+        assert_eq!(init.kind, specdiff_core::model::CodeKind::Function);
         // Adaptive counters are decoded from the first cache word on every version.
         let with_counter = d
             .code
             .iter()
             .flat_map(|c| &c.instructions)
-            .filter(|i| d.op(i).counter == Some(specdiff_core::dump::CounterKind::Adaptive))
+            .filter(|i| d.op(i).counter == Some(specdiff_core::model::CounterKind::Adaptive))
             .filter(|i| {
                 let (value, backoff) = i.counter.expect("adaptive instructions carry a decoded counter");
                 value == i.cache[0] >> 4 && u16::from(backoff) == i.cache[0] & 15

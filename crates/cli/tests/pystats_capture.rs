@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use common::*;
-use specdiff_core::pystats::{read_pystats, PystatsOptions};
-use specdiff_core::stats::Stats;
+use specdiff_core::format::{read_pystats, PystatsOptions};
+use specdiff_core::model::Stats;
 use specdiff_core::Dump;
 
 /// The tests here check what appears in the shared `/tmp/py_stats`: one at a time.

@@ -11,9 +11,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use specdiff_core::pystats::{parse_pystats, read_pystats, PystatsOptions};
-use specdiff_core::stats::{known_versions, read_stats_file, table_generated_with, Stats, StatsFile};
-use specdiff_core::stats_diff::{diff_stats, percent, summarize, Delta};
+use specdiff_core::format::{parse_pystats, read_pystats, PystatsOptions};
+use specdiff_core::cpython::{known_versions, table_generated_with};
+use specdiff_core::format::{read_stats_file, StatsFile};
+use specdiff_core::model::Stats;
+use specdiff_core::report::{diff_stats, percent, summarize, Delta};
 use specdiff_core::{InputErrorKind, ReadLimits};
 
 fn repo_root() -> PathBuf {
@@ -342,7 +344,7 @@ fn opcode_tables_match_the_interpreters() {
             writeln!(
                 stderr,
                 "SKIPPED opcode_tables_match_the_interpreters: CPython {version} not found (`pyenv prefix {version}`); \
-                 the checked-in crates/core/src/opcode_tables.rs was not re-verified"
+                 the checked-in crates/core/src/cpython/opcodes/tables.rs was not re-verified"
             )
             .unwrap();
             return;
@@ -357,10 +359,10 @@ fn opcode_tables_match_the_interpreters() {
     }
     let out = cmd.output().expect("run scripts/gen_opcode_tables.py");
     assert!(out.status.success(), "generator failed: {}", String::from_utf8_lossy(&out.stderr));
-    let checked_in = std::fs::read_to_string(root.join("crates/core/src/opcode_tables.rs")).unwrap();
+    let checked_in = std::fs::read_to_string(root.join("crates/core/src/cpython/opcodes/tables.rs")).unwrap();
     assert!(
         String::from_utf8_lossy(&out.stdout) == checked_in,
-        "crates/core/src/opcode_tables.rs is stale: regenerate it with scripts/gen_opcode_tables.py (see its header)"
+        "crates/core/src/cpython/opcodes/tables.rs is stale: regenerate it with scripts/gen_opcode_tables.py (see its header)"
     );
     writeln!(stderr, "opcode_tables_match_the_interpreters: verified against {} interpreters", pythons.len()).unwrap();
 }

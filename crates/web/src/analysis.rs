@@ -6,19 +6,19 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use specdiff_core::classify::SiteView;
-use specdiff_core::diff::{DiffOptions, DiffSession};
-use specdiff_core::dump::Dump;
-use specdiff_core::matching::identity;
-use specdiff_core::normalize::{Normalizer, Side as CoreSide};
+use specdiff_core::engine::SiteView;
+use specdiff_core::report::{DiffOptions, DiffSession};
+use specdiff_core::model::Dump;
+use specdiff_core::engine::identity;
+use specdiff_core::cpython::{Normalizer, Side as CoreSide};
 use specdiff_core::report::{ChangeKind, Counter, CounterState, DiffReport, FunctionRows, InstrView, Row};
-use specdiff_core::summary::{Hotness, KindCounts, ShareTally};
+use specdiff_core::report::{Hotness, KindCounts, ShareTally};
 
 use crate::format::{count, percent, seconds, signed, sort_dyn, sort_indices};
 use crate::model::*;
 
-impl From<specdiff_core::summary::Share> for Share {
-    fn from(s: specdiff_core::summary::Share) -> Share {
+impl From<specdiff_core::report::Share> for Share {
+    fn from(s: specdiff_core::report::Share) -> Share {
         Share { specialized: s.specialized, sites: s.sites }
     }
 }

@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
-use specdiff_core::input::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
+use specdiff_core::format::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
 
 use crate::engine::{InputFile, Session, BROWSER_LIMITS};
 use crate::model::Side;

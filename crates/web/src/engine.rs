@@ -5,9 +5,9 @@
 
 use std::rc::Rc;
 
-use specdiff_core::dump::Dump;
-use specdiff_core::input::{is_gzip, sniff, ReadLimits, Sniffed};
-use specdiff_core::stats::Stats;
+use specdiff_core::model::Dump;
+use specdiff_core::format::{is_gzip, sniff, ReadLimits, Sniffed};
+use specdiff_core::model::Stats;
 
 use crate::analysis::{self, Entries, Pair};
 use crate::format::date;
@@ -375,8 +375,8 @@ fn read_run(
 /// Raw pystats files of one run, summed by `specdiff_core::pystats`. Numbered (3.11/3.12)
 /// files are read with the version of the dump loaded with them, when there is one.
 fn read_stats(files: &[InputFile], python: Option<(u32, u32)>) -> Result<Stats, String> {
-    let options = specdiff_core::pystats::PystatsOptions { python, limits: BROWSER_LIMITS };
-    specdiff_core::pystats::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options)
+    let options = specdiff_core::format::PystatsOptions { python, limits: BROWSER_LIMITS };
+    specdiff_core::format::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options)
         .map_err(|e| e.to_string())
 }
 

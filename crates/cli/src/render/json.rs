@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use specdiff_core::report::DiffReport;
-use specdiff_core::stats_diff::StatsDiff;
+use specdiff_core::report::StatsDiff;
 
 use super::RenderInput;
 use crate::gate::GateResult;

@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::report::{Delta, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::md_escape::{code, html, prose, text};

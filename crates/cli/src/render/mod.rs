@@ -9,10 +9,10 @@ pub mod markdown;
 mod md_escape;
 pub mod text;
 
-use specdiff_core::classify::Change;
+use specdiff_core::engine::Change;
 use specdiff_core::report::{DiffReport, FunctionDiff};
-use specdiff_core::stats_diff::StatsDiff;
-use specdiff_core::summary::Share;
+use specdiff_core::report::StatsDiff;
+use specdiff_core::report::Share;
 use specdiff_core::Dump;
 
 use crate::gate::GateResult;
@@ -154,7 +154,7 @@ pub fn function_counts(f: &FunctionDiff) -> String {
 }
 
 /// Families whose specialized share changed, in the report's (alphabetical) order.
-pub fn changed_families(report: &DiffReport) -> impl Iterator<Item = &specdiff_core::summary::FamilyCount> {
+pub fn changed_families(report: &DiffReport) -> impl Iterator<Item = &specdiff_core::report::FamilyCount> {
     report.summary.families.iter().filter(|f| f.base.sites != f.head.sites || f.base.specialized != f.head.specialized)
 }
 

@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use specdiff_core::classify::Change;
+use specdiff_core::engine::Change;
 use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::report::{Delta, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::*;

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use specdiff_core::dump::{read_dump, Dump};
+use specdiff_core::format::read_dump;
+use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
 
 /// One interpreter the tests run.
@@ -167,7 +168,7 @@ pub fn read(path: &Path) -> Dump {
 }
 
 /// The code object `qualname` from a file ending in `file_suffix`.
-pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_core::dump::CodeInfo {
+pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_core::model::CodeInfo {
     d.code
         .iter()
         .find(|c| d.str(c.qualname) == qualname && d.files[c.file as usize].path.ends_with(file_suffix))
@@ -183,7 +184,7 @@ pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_
 }
 
 /// `(opname, argrepr, line)` of every instruction of `c`.
-pub fn listing(d: &Dump, c: &specdiff_core::dump::CodeInfo) -> Vec<(String, String, Option<u32>)> {
+pub fn listing(d: &Dump, c: &specdiff_core::model::CodeInfo) -> Vec<(String, String, Option<u32>)> {
     c.instructions
         .iter()
         .map(|i| (d.op(i).name.clone(), d.str(i.argrepr).to_string(), i.line))

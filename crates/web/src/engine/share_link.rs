@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use specdiff_core::dump::Dump;
+use specdiff_core::model::Dump;
 use specdiff_core::share::{self, ShareNote, SharePayload};
 
 use super::{side_info, InputFile, Run, Session, BROWSER_LIMITS};

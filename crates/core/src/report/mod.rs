@@ -1,0 +1,24 @@
+//! From the engine's pieces to what users read: [`diff_dumps`] and [`DiffSession`] drive
+//! normalize → match → align → classify → explain → summarize ([`diff`]) into a [`DiffReport`]
+//! (the types of `docs/diff-format.md`, [`types`]), with explanations ([`explain`]), hotness
+//! and coverage summaries ([`summary`]), a fast path for identical code ([`identical`]), the
+//! side-by-side rows of one function ([`rows`]), and the diff of two runs' pystats
+//! ([`stats_diff`]).
+
+pub(crate) mod diff;
+pub(crate) mod explain;
+pub(crate) mod identical;
+pub(crate) mod rows;
+pub(crate) mod stats_diff;
+pub(crate) mod summary;
+pub(crate) mod types;
+
+pub use diff::{diff_dumps, function_rows, DiffError, DiffOptions, DiffSession};
+pub use stats_diff::{
+    diff_stats, failure_kind_deltas, percent, summarize, Delta, FamilySummary, StatsDiff, StatsSummary,
+};
+pub use summary::ShareTally;
+pub use types::{
+    Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,
+    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share,
+};

@@ -17,7 +17,7 @@
 //! 2. [`model`]: the data: a run's [`Dump`] and its pystats [`model::Stats`], as plain types.
 //! 3. [`cpython`]: per-version CPython knowledge: opcode tables, failure-kind names, spellings,
 //!    counters, and the [`cpython::Normalizer`] that makes sites comparable across versions.
-//! 4. [`format`]: bytes in and out: [`read_dump`], stats and raw pystats readers, the dump
+//! 4. [`format`](mod@format): bytes in and out: [`read_dump`], stats and raw pystats readers, the dump
 //!    builder, and the one-line [`InputError`]s.
 //! 5. [`engine`]: match code objects, align their sites, classify each aligned row.
 //! 6. [`report`]: [`diff_dumps`] drives the engine into a [`DiffReport`], with explanations,
@@ -65,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod util;
 

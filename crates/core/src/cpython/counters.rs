@@ -194,7 +194,7 @@ impl VersionRules {
 
 /// The first inline cache word of an instruction: element 6 when present, else rebuilt from
 /// the decoded counter (element 7).
-pub fn raw_word(ins: &Instruction) -> Option<u16> {
+pub(crate) fn raw_word(ins: &Instruction) -> Option<u16> {
     ins.cache
         .first()
         .copied()

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 
 use crate::cpython::counters::VersionRules;
 use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
-pub use crate::cpython::spelling::{canonical_opname, key_family, normalize_argrepr};
+pub(crate) use crate::cpython::spelling::{canonical_opname, key_family, normalize_argrepr};
 
 /// A normalized key: family id in the high 32 bits, operand id in the low 32 bits.
-pub type Key = u64;
+pub(crate) type Key = u64;
 
 /// Which dump a site comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,7 +41,7 @@ pub struct Site {
     pub spec: u32,
     /// The comparison key.
     pub key: Key,
-    /// What the site is, for rewrite pairing (see [`crate::engine::align`]).
+    /// What the site is, for rewrite pairing (see [`crate::engine::align_sites`]).
     pub tag: SiteTag,
 }
 

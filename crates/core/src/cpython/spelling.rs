@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 /// The family part of a key: the dump's family with version spellings unified.
-pub fn key_family<'s>(name: &'s str, family: &'s str) -> Cow<'s, str> {
+pub(crate) fn key_family<'s>(name: &'s str, family: &'s str) -> Cow<'s, str> {
     let mut f = if family.is_empty() { name } else { family };
     f = f.strip_prefix("INSTRUMENTED_").unwrap_or(f);
     for suffix in ["_ADAPTIVE", "_QUICK"] {
@@ -26,7 +26,7 @@ pub fn key_family<'s>(name: &'s str, family: &'s str) -> Cow<'s, str> {
 }
 
 /// The operand part of a key: `argrepr` without run- and version-specific spelling.
-pub fn normalize_argrepr(s: &str) -> String {
+pub(crate) fn normalize_argrepr(s: &str) -> String {
     // Jump targets: "to 54" (3.11, 3.12) or "to L2" (3.13+).
     if let Some(t) = s.strip_prefix("to ") {
         let t = t.strip_prefix('L').unwrap_or(t);
@@ -68,7 +68,7 @@ fn strip_addresses(s: &str) -> String {
 /// The spelling of a specialization used to compare opnames across versions: 3.11
 /// `PRECALL_*` and `LOAD_METHOD_*`, `*_NO_KW_*` and 3.11 `COMPARE_OP_*_JUMP` are renamed to
 /// their 3.13 names.
-pub fn canonical_opname(name: &str) -> Cow<'_, str> {
+pub(crate) fn canonical_opname(name: &str) -> Cow<'_, str> {
     let mut s = Cow::Borrowed(name);
     if let Some(rest) = s.strip_prefix("PRECALL_") {
         s = Cow::Owned(format!("CALL_{rest}"));

@@ -111,7 +111,7 @@ pub struct ChurnInfo {
 }
 
 /// Builds a [`ChurnInfo`] from a dump's churn record.
-pub fn churn_info(dump: &Dump, c: &crate::model::dump::Churn) -> ChurnInfo {
+pub(crate) fn churn_info(dump: &Dump, c: &crate::model::dump::Churn) -> ChurnInfo {
     let ops = &dump.ops;
     let warmup = c
         .seen
@@ -240,7 +240,7 @@ impl<'a> SiteView<'a> {
 }
 
 /// Classifies one aligned row; `None` when neither side is a specialization site.
-pub fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
+pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
     let (b, h) = match (b, h) {
         (None, None) => return None,
         (Some(b), None) => return b.is_site().then_some(ChangeKind::Removed),
@@ -296,7 +296,7 @@ pub fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts:
 }
 
 /// Builds the [`Change`] record of a classified row (explanation left empty).
-pub fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
+pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
     let attr_side = match (row_kind, b, h) {
         (RowKind::Rewritten, Some(b), _) if b.site.tag == SiteTag::AttrLoad => b,
         (RowKind::Rewritten, _, Some(h)) if h.site.tag == SiteTag::AttrLoad => h,

@@ -45,14 +45,14 @@ pub fn identity(dump: &Dump, c: &CodeInfo) -> (String, String) {
 }
 
 /// [`identity`], borrowed from the dump.
-pub fn identity_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> (&'d str, &'d str) {
+pub(crate) fn identity_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> (&'d str, &'d str) {
     let module = dump.str(c.module);
     let module = if module.is_empty() { dump.files[c.file as usize].path.as_str() } else { module };
     (module, dump.str(c.qualname))
 }
 
 /// Matches the code objects of the two dumps behind `norm`.
-pub fn match_code(norm: &mut Normalizer) -> Matching {
+pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
     let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
     // Iteration order does not matter: the results are sorted at the end.
     type Candidates = (Vec<u32>, Vec<u32>);
@@ -97,7 +97,7 @@ pub fn match_code(norm: &mut Normalizer) -> Matching {
 /// Files in a `site-packages` or `dist-packages` directory are never the program's own (a
 /// virtual environment inside the project), nor `<frozen …>` modules. Relative file paths
 /// are taken relative to the run's working directory.
-pub fn program_code(dump: &Dump) -> Vec<bool> {
+pub(crate) fn program_code(dump: &Dump) -> Vec<bool> {
     let target = &dump.run.target;
     let cwd = dump.run.cwd.as_str();
     let script_dir = (target.kind == "script").then(|| {
@@ -158,7 +158,7 @@ fn sorted_keys(norm: &mut Normalizer, side: Side, code: u32) -> Vec<Key> {
 }
 
 /// Dice similarity of two sorted key multisets, in `[0, 1]`.
-pub fn similarity(a: &[Key], b: &[Key]) -> f64 {
+pub(crate) fn similarity(a: &[Key], b: &[Key]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }

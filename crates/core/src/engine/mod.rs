@@ -1,6 +1,6 @@
 //! The diff engine's per-site work (`docs/engine.md`): pair the code objects of two runs
-//! ([`matching`]), align the normalized sites of each pair ([`align`]) and classify every
-//! aligned row ([`classify`]). Assembling these into a report is [`crate::report`]'s job.
+//! (`matching.rs`), align the normalized sites of each pair (`align.rs`) and classify every
+//! aligned row (`classify.rs`). Assembling these into a report is [`crate::report`]'s job.
 
 pub(crate) mod align;
 pub(crate) mod classify;

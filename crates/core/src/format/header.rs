@@ -28,7 +28,7 @@ pub(crate) enum HeaderField {
 
 impl HeaderField {
     /// The number, when it is a whole, non-negative one.
-    pub fn whole(&self) -> Option<u64> {
+    pub(crate) fn whole(&self) -> Option<u64> {
         match self {
             HeaderField::Number(n) => Some(*n),
             _ => None,

@@ -125,7 +125,7 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
 }
 
 /// Returns the content of `bytes`, decompressed when it is gzip, enforcing `limits`.
-pub fn decompressed<'a>(
+pub(crate) fn decompressed<'a>(
     file: &str,
     bytes: &'a [u8],
     limits: ReadLimits,

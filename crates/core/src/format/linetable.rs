@@ -25,7 +25,7 @@ use crate::model::dump::Instruction;
 
 /// The source position of a run of code units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Location {
+pub(crate) struct Location {
     /// First line.
     pub line: Option<u32>,
     /// Last line.
@@ -39,7 +39,7 @@ pub struct Location {
 /// One entry of a location table: code units `start..end` (in code units, not bytes) and
 /// their location.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// First code unit covered.
     pub start: u32,
     /// Code unit after the last one covered.
@@ -52,7 +52,7 @@ pub struct Entry {
 /// the table ends inside of (only hand-made tables have one); code units past the last entry
 /// have no location, as with `co_positions()`.
 #[derive(Debug, Clone)]
-pub struct Entries<'a> {
+pub(crate) struct Entries<'a> {
     table: &'a [u8],
     at: usize,
     line: i64,
@@ -61,7 +61,7 @@ pub struct Entries<'a> {
 
 /// The entries of `linetable`, the `co_linetable` of a code object whose `co_firstlineno` is
 /// `first_line`.
-pub fn entries(linetable: &[u8], first_line: i64) -> Entries<'_> {
+pub(crate) fn entries(linetable: &[u8], first_line: i64) -> Entries<'_> {
     Entries { table: linetable, at: 0, line: first_line, unit: 0 }
 }
 
@@ -156,7 +156,7 @@ impl Iterator for Entries<'_> {
 /// Sets `line` and `pos` of each instruction (sorted by offset, as in a dump) from the location
 /// table of its code object, as `dis` gives them: the location of the instruction's first code
 /// unit, `line` none and `pos` none when that has no line.
-pub fn fill_positions(instructions: &mut [Instruction], linetable: &[u8], first_line: i64) {
+pub(crate) fn fill_positions(instructions: &mut [Instruction], linetable: &[u8], first_line: i64) {
     let mut table = entries(linetable, first_line);
     let mut current: Option<Entry> = None;
     for ins in instructions {

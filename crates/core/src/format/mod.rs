@@ -1,12 +1,12 @@
 //! Files in and out: bytes (plain or gzip) to the [`crate::model`] types and back, with size
 //! limits and one-line errors ([`InputError`]).
 //!
-//! - [`input`]: size limits, gzip, sniffing, the error type.
-//! - [`document`]: the one reader of JSON documents (decompress → sniff → header → errors),
-//!   with [`header`] and [`json_path`] (the path of a bad field).
-//! - [`dump`] (with its fast path [`dump_scan`]): dumps. [`builder`]: dumps built in code.
-//! - [`stats`] and [`pystats`]: standalone stats files and CPython's raw pystats files.
-//! - [`capture`] and [`linetable`]: the byte-format work `specdiff dump` does for its Python
+//! - `input.rs`: size limits, gzip, sniffing, the error type.
+//! - `document.rs`: the one reader of JSON documents (decompress → sniff → header → errors),
+//!   with `header.rs` and `json_path.rs` (the path of a bad field).
+//! - `dump.rs` (with its fast path `dump_scan.rs`): dumps. `builder.rs`: dumps built in code.
+//! - `stats.rs` and `pystats.rs`: standalone stats files and CPython's raw pystats files.
+//! - `capture.rs` and `linetable.rs`: the byte-format work `specdiff dump` does for its Python
 //!   harness (cache words, counters, positions from `co_linetable`).
 
 pub(crate) mod builder;

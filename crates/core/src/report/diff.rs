@@ -78,7 +78,7 @@ pub enum DiffError {
 }
 
 /// Below this similarity of their own code, two dumps are considered different programs.
-pub const RELATED_SIMILARITY: f64 = 0.5;
+pub(crate) const RELATED_SIMILARITY: f64 = 0.5;
 
 /// Diffs two dumps. Returns [`DiffError::DifferentPrograms`] when they share no code (unless
 /// `options.allow_unrelated`). Diffing a dump with itself yields an empty report.

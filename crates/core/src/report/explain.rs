@@ -16,7 +16,7 @@ use crate::cpython::normalize::{key_family, Key, Normalizer, Side, Site};
 
 /// Facts about a program pair that rules need beyond one site, computed once per diff.
 #[derive(Debug)]
-pub struct ExplainContext<'a> {
+pub(crate) struct ExplainContext<'a> {
     base: &'a Dump,
     head: &'a Dump,
     head_version: (u32, u32),
@@ -40,7 +40,7 @@ struct GlobalWrite {
 
 /// What a rule may look at for one change.
 #[derive(Debug, Clone, Copy)]
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     /// The classified change.
     pub change: &'a Change,
     /// Base side of the site.
@@ -59,7 +59,7 @@ pub struct Facts<'a> {
 
 impl<'a> ExplainContext<'a> {
     /// Precomputes the program-wide facts.
-    pub fn new(norm: &mut Normalizer<'a>, matching: &Matching) -> Self {
+    pub(crate) fn new(norm: &mut Normalizer<'a>, matching: &Matching) -> Self {
         let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
         let base_getattr = getattr_class_bodies(base);
         let mut getattr_classes = getattr_class_bodies(head);
@@ -101,7 +101,7 @@ impl<'a> ExplainContext<'a> {
 }
 
 /// The first rule that recognizes the change's cause.
-pub fn explain(ctx: &ExplainContext, f: &Facts) -> Option<String> {
+pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     not_run(f)
         .or_else(|| getattr_call(f))
         .or_else(|| moved_into_comprehension(ctx, f))
@@ -116,7 +116,7 @@ fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
 }
 
 /// Lost at a site head did not run (enough): a change of the workload, not of the code.
-pub fn not_run(f: &Facts) -> Option<String> {
+pub(crate) fn not_run(f: &Facts) -> Option<String> {
     let h = f.head?.counter()?;
     if f.change.kind != ChangeKind::Lost {
         return None;
@@ -131,7 +131,7 @@ pub fn not_run(f: &Facts) -> Option<String> {
 }
 
 /// `x.a` became `getattr(x, name)`.
-pub fn getattr_call(f: &Facts) -> Option<String> {
+pub(crate) fn getattr_call(f: &Facts) -> Option<String> {
     if f.change.row_kind != crate::engine::align::RowKind::Rewritten || f.change.kind != ChangeKind::Lost {
         return None;
     }
@@ -152,7 +152,7 @@ pub fn getattr_call(f: &Facts) -> Option<String> {
 }
 
 /// The code moved into a generator expression or comprehension with its own code object.
-pub fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Option<String> {
+pub(crate) fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     if !is(f.change.kind, &[ChangeKind::Removed, ChangeKind::Lost]) || f.head.is_some() {
         return None;
     }
@@ -163,7 +163,7 @@ pub fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Option<Strin
 }
 
 /// `BINARY_OP_*_INT` / `*_FLOAT` lost or switched: operands mix int and float.
-pub fn int_float_mixing(f: &Facts) -> Option<String> {
+pub(crate) fn int_float_mixing(f: &Facts) -> Option<String> {
     if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Churning, ChangeKind::BackedOff]) {
         return None;
     }
@@ -193,7 +193,7 @@ pub fn int_float_mixing(f: &Facts) -> Option<String> {
 }
 
 /// `LOAD_GLOBAL` deoptimized in a module whose globals head creates or deletes in a loop.
-pub fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<String> {
+pub(crate) fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Missing, ChangeKind::Churning, ChangeKind::BackedOff]) {
         return None;
     }
@@ -217,7 +217,7 @@ pub fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<String> {
 }
 
 /// 3.11: attribute loads are not specialized on instances of a class with `__getattr__`.
-pub fn class_gained_getattr(ctx: &ExplainContext, f: &Facts) -> Option<String> {
+pub(crate) fn class_gained_getattr(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     if f.change.kind != ChangeKind::Lost || ctx.head_version != (3, 11) || ctx.getattr_classes.is_empty() {
         return None;
     }
@@ -232,7 +232,7 @@ pub fn class_gained_getattr(ctx: &ExplainContext, f: &Facts) -> Option<String> {
 }
 
 /// Attribute/call sites that see several receiver types.
-pub fn receiver_types_vary(f: &Facts) -> Option<String> {
+pub(crate) fn receiver_types_vary(f: &Facts) -> Option<String> {
     let fam = f.change.family.as_str();
     if !matches!(fam, "LOAD_ATTR" | "LOAD_METHOD" | "STORE_ATTR" | "CALL" | "LOAD_SUPER_ATTR" | "PRECALL") {
         return None;

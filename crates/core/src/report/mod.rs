@@ -1,9 +1,9 @@
 //! From the engine's pieces to what users read: [`diff_dumps`] and [`DiffSession`] drive
-//! normalize → match → align → classify → explain → summarize ([`diff`]) into a [`DiffReport`]
-//! (the types of `docs/diff-format.md`, [`types`]), with explanations ([`explain`]), hotness
-//! and coverage summaries ([`summary`]), a fast path for identical code ([`identical`]), the
-//! side-by-side rows of one function ([`rows`]), and the diff of two runs' pystats
-//! ([`stats_diff`]).
+//! normalize → match → align → classify → explain → summarize (`diff.rs`) into a [`DiffReport`]
+//! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain.rs`), hotness
+//! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
+//! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
+//! (`stats_diff.rs`).
 
 pub(crate) mod diff;
 pub(crate) mod explain;
@@ -20,5 +20,5 @@ pub use stats_diff::{
 pub use summary::ShareTally;
 pub use types::{
     Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,
-    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share,
+    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share, REPORT_FORMAT, REPORT_VERSION,
 };

@@ -7,13 +7,13 @@
 //! counts per opname with each specialized form's own misses. The tests check them against
 //! that script's output for real 3.11.2 and 3.13.5 files (`tests/pystats.rs`).
 //!
-//! Failure kinds are named by [`crate::cpython::failure_kinds`] (re-exported here).
+//! Failure kinds are named by [`crate::cpython::failure_kinds`].
 
 use litemap::LiteMap;
 
 use serde::Serialize;
 
-pub use crate::cpython::failure_kinds::{failure_kind_name, FailureKindName};
+use crate::cpython::failure_kinds::{failure_kind_name, FailureKindName};
 use crate::cpython::opcodes::{op_family, OpKind};
 use crate::model::stats::Stats;
 

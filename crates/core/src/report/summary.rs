@@ -210,7 +210,7 @@ fn tally_family(family: &str) -> &str {
 }
 
 /// Joins a base and a head tally into per-family rows, sorted by family.
-pub fn family_counts(base: &ShareTally, head: &ShareTally) -> Vec<FamilyCount> {
+pub(crate) fn family_counts(base: &ShareTally, head: &ShareTally) -> Vec<FamilyCount> {
     let mut all: LiteMap<&str, FamilyCount> = LiteMap::new();
     for (f, s) in &base.families {
         all.entry(f).or_insert_with(|| FamilyCount { family: f.clone(), ..Default::default() }).base = *s;
@@ -222,13 +222,13 @@ pub fn family_counts(base: &ShareTally, head: &ShareTally) -> Vec<FamilyCount> {
 }
 
 /// The ranking score: hotness share × regressions.
-pub fn score(hotness: &Hotness, regressions: u32) -> f64 {
+pub(crate) fn score(hotness: &Hotness, regressions: u32) -> f64 {
     hotness.rank_share() * regressions as f64
 }
 
 /// Orders by score (descending), then regressions (descending), then `(module, qualname)`,
 /// then first line.
-pub fn rank_order(a: (f64, u32, &str, &str, u32), b: (f64, u32, &str, &str, u32)) -> std::cmp::Ordering {
+pub(crate) fn rank_order(a: (f64, u32, &str, &str, u32), b: (f64, u32, &str, &str, u32)) -> std::cmp::Ordering {
     b.0.total_cmp(&a.0)
         .then(b.1.cmp(&a.1))
         .then_with(|| a.2.cmp(b.2))

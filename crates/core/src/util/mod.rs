@@ -1,6 +1,6 @@
 //! Crate-wide helpers that know nothing about CPython or specdiff's formats: the one stable
-//! sort ([`sort`]), glob matching for the diff's `--module`/`--function` filters ([`glob`]) and
-//! the sorted map of the public types ([`map`]).
+//! sort (`sort.rs`), glob matching for the diff's `--module`/`--function` filters (`glob.rs`) and
+//! the sorted map of the public types (`map.rs`).
 
 pub(crate) mod glob;
 pub(crate) mod map;

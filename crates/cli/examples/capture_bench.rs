@@ -12,9 +12,8 @@
 
 use std::time::Instant;
 
-use specdiff_core::format::{finish_instructions, RawCode};
+use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
 use specdiff_core::model::{CounterKind, Instruction, OpInfo};
-use specdiff_core::format::decode_hex;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

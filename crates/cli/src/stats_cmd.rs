@@ -6,9 +6,8 @@
 
 use std::path::PathBuf;
 
-use specdiff_core::format::{read_pystats, PystatsOptions};
+use specdiff_core::format::{read_pystats, PystatsOptions, StatsFile};
 use specdiff_core::cpython::numbered_versions;
-use specdiff_core::format::StatsFile;
 use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::{percent, summarize, StatsSummary};
 

@@ -11,9 +11,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use specdiff_core::format::{parse_pystats, read_pystats, PystatsOptions};
+use specdiff_core::format::{parse_pystats, read_pystats, read_stats_file, PystatsOptions, StatsFile};
 use specdiff_core::cpython::{known_versions, table_generated_with};
-use specdiff_core::format::{read_stats_file, StatsFile};
 use specdiff_core::model::Stats;
 use specdiff_core::report::{diff_stats, percent, summarize, Delta};
 use specdiff_core::{InputErrorKind, ReadLimits};

@@ -5,9 +5,8 @@
 
 use std::rc::Rc;
 
-use specdiff_core::model::Dump;
+use specdiff_core::model::{Dump, Stats};
 use specdiff_core::format::{is_gzip, sniff, ReadLimits, Sniffed};
-use specdiff_core::model::Stats;
 
 use crate::analysis::{self, Entries, Pair};
 use crate::format::date;

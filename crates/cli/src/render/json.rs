@@ -4,8 +4,7 @@
 //! `gate` (the `--fail-on-regression` verdict, `null` without that flag).
 
 use serde::Serialize;
-use specdiff_core::report::DiffReport;
-use specdiff_core::report::StatsDiff;
+use specdiff_core::report::{DiffReport, StatsDiff};
 
 use super::RenderInput;
 use crate::gate::GateResult;

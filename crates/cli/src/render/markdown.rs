@@ -11,8 +11,7 @@
 
 use std::fmt::Write;
 
-use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::report::{Delta, StatsDiff};
+use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::md_escape::{code, html, prose, text};

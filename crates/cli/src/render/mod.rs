@@ -10,9 +10,7 @@ mod md_escape;
 pub mod text;
 
 use specdiff_core::engine::Change;
-use specdiff_core::report::{DiffReport, FunctionDiff};
-use specdiff_core::report::StatsDiff;
-use specdiff_core::report::Share;
+use specdiff_core::report::{DiffReport, FunctionDiff, Share, StatsDiff};
 use specdiff_core::Dump;
 
 use crate::gate::GateResult;

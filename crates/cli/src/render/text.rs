@@ -6,8 +6,7 @@
 use std::fmt::Write;
 
 use specdiff_core::engine::Change;
-use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::report::{Delta, StatsDiff};
+use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::*;

@@ -61,7 +61,8 @@ fn code_only(src: &str) -> String {
             let len = if rest.get(1) == Some(&b'\\') {
                 rest[2..].iter().position(|&c| c == b'\'').map(|p| p + 3)
             } else {
-                src[i + 1..].chars().next().and_then(|c| (rest.get(1 + c.len_utf8()) == Some(&b'\'')).then(|| 2 + c.len_utf8()))
+                let c = src[i + 1..].chars().next();
+                c.and_then(|c| (rest.get(1 + c.len_utf8()) == Some(&b'\'')).then(|| 2 + c.len_utf8()))
             };
             let len = len.unwrap_or(1);
             if len > 1 {
@@ -264,7 +265,8 @@ fn graphs(src: &Path) -> (Graph, BTreeMap<String, Graph>) {
 
 /// The first cycle found (as `a → b → … → a`), visiting nodes in name order.
 fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
-    fn visit(node: &str, graph: &Graph, state: &mut BTreeMap<String, u8>, stack: &mut Vec<String>) -> Option<Vec<String>> {
+    type State = BTreeMap<String, u8>;
+    fn visit(node: &str, graph: &Graph, state: &mut State, stack: &mut Vec<String>) -> Option<Vec<String>> {
         state.insert(node.to_string(), 1);
         stack.push(node.to_string());
         for next in graph.get(node).into_iter().flatten() {

@@ -200,3 +200,74 @@ fn not_an_object() -> InputErrorKind {
 fn no_format_key() -> InputErrorKind {
     InputErrorKind::NotADump("no \"format\" key".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static KIND: DocumentKind = DocumentKind {
+        format: "specdiff-x",
+        version: 2,
+        raw_pystats: Some("this is raw pystats"),
+        others: &[("specdiff-y", "this is a y file")],
+    };
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct X {
+        format: String,
+        version: u64,
+        body: Vec<u32>,
+    }
+
+    fn open(text: &str) -> Result<Document<'_>, InputError> {
+        load("x.json", text.as_bytes(), ReadLimits::default())?.json(&KIND)
+    }
+
+    /// Judged before the body: every header is judged, whatever `format` holds.
+    fn header_first(text: &str) -> String {
+        let mut d = open(text).unwrap();
+        match d.check_header() {
+            Ok(()) => d.parse::<X>().unwrap_err().to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Judged after a failed parse: only a complete header, else the type error stands.
+    fn parse_first(text: &str) -> String {
+        open(text).and_then(|d| d.parse::<X>().map(|_| ())).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn one_line_errors_at_each_step() {
+        let err = |text: &str| open(text).err().unwrap().to_string();
+        assert_eq!(err(" \n"), "x.json: empty file");
+        assert_eq!(err("opcode[1].execution_count : 3\n"), "x.json: not a specdiff dump: this is raw pystats");
+        assert_eq!(err("hello"), "x.json: not JSON: it does not start with '{'");
+
+        let other = r#"{"format": "specdiff-y", "version": 1}"#;
+        assert_eq!(header_first(other), "x.json: not a specdiff dump: this is a y file");
+        assert_eq!(parse_first(other), "x.json: not a specdiff dump: this is a y file");
+        let newer = r#"{"format": "specdiff-x", "version": 3, "body": "?"}"#;
+        let told = "x.json: newer format version 3 (this specdiff reads up to 2; upgrade specdiff)";
+        assert_eq!(header_first(newer), told);
+        assert_eq!(parse_first(newer), told);
+
+        // The two policies differ only on an incomplete or non-string header.
+        let number = r#"{"format": 7, "version": 1, "body": []}"#;
+        assert_eq!(header_first(number), "x.json: not a specdiff dump: \"format\" is 7, expected \"specdiff-x\"");
+        assert_eq!(parse_first(number), "x.json: bad field format: invalid type: integer `7`, expected a string");
+        let no_version = r#"{"format": "specdiff-z"}"#;
+        assert_eq!(
+            header_first(no_version),
+            "x.json: not a specdiff dump: \"format\" is \"specdiff-z\", expected \"specdiff-x\""
+        );
+        assert_eq!(parse_first(no_version), "x.json: bad field (top level): missing field `version`");
+
+        let bad_body = r#"{"format": "specdiff-x", "version": 1, "body": [1, "2"]}"#;
+        assert_eq!(header_first(bad_body), "x.json: bad field body[1]: invalid type: string \"2\", expected u32");
+        assert_eq!(parse_first(bad_body), "x.json: bad field body[1]: invalid type: string \"2\", expected u32");
+        assert_eq!(parse_first(r#"{"format": "specdiff-x", "#), "x.json: truncated: the JSON ends early (line 1)");
+        assert_eq!(err("[1]"), "x.json: not JSON: it does not start with '{'");
+    }
+}

@@ -20,5 +20,6 @@ pub use stats_diff::{
 pub use summary::ShareTally;
 pub use types::{
     Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,
-    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share, REPORT_FORMAT, REPORT_VERSION,
+    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share, REPORT_FORMAT,
+    REPORT_VERSION,
 };

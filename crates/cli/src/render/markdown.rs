@@ -33,6 +33,8 @@ const NAME_WIDTH: usize = 120;
 const SOURCE_WIDTH: usize = 160;
 /// Room kept for the closing note.
 const NOTE_ROOM: usize = 400;
+/// Room a `--link` leaves at least for the rest of the comment (headline, runs, totals).
+const LINK_ROOM: usize = 4_000;
 
 fn chars(s: &str) -> usize {
     s.chars().count()
@@ -90,6 +92,19 @@ fn header(out: &mut String, input: &RenderInput) {
     let r = input.report;
     let s = &r.summary;
     let _ = writeln!(out, "## specdiff: {}\n", Headline::of(r).sentence());
+    match input.link {
+        Some(link) if chars(link) + LINK_ROOM <= GITHUB_COMMENT_LIMIT => {
+            let _ = writeln!(out, "**[open in the viewer]({link})**\n");
+        }
+        Some(link) => {
+            let _ = writeln!(
+                out,
+                "_The share link ({} characters) does not fit in a comment._\n",
+                grouped(chars(link) as u64)
+            );
+        }
+        None => {}
+    }
     for (name, run) in [("base", &r.base), ("head", &r.head)] {
         let samples = if run.samples > 0 {
             count(run.samples, "sample", "samples")
@@ -204,7 +219,9 @@ fn details(input: &RenderInput, f: &FunctionDiff) -> String {
         let src = change_source(input, f, c);
         let show = |sign: char, l: u32, t: &str| format!("{sign} {l:>4} │ {}", clip(t.trim(), SOURCE_WIDTH));
         let block: Vec<String> = match (&src.base, &src.head) {
-            (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => vec![show('-', *bl, bt), show('+', *hl, ht)],
+            (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => {
+                vec![show('-', *bl, bt), show('+', *hl, ht)]
+            }
             (_, Some((l, t))) | (Some((l, t)), None) => vec![show(' ', *l, t)],
             (None, None) => vec![],
         };
@@ -341,7 +358,8 @@ mod tests {
     fn big_reports_are_cut_to_the_limit_and_user_data_is_escaped() {
         let (base, head) = (dump(), dump());
         let r = report(3000);
-        let input = RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None };
+        let input =
+            RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None, link: None };
         let md = render(&input, GITHUB_COMMENT_LIMIT);
         assert!(chars(&md) < GITHUB_COMMENT_LIMIT, "{}", chars(&md));
         let shown = md.matches("\n<details><summary><code>").count();

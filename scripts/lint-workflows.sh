@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Lints every GitHub workflow (.github/workflows/*.yml, *.yaml) and every action.yml of the
+# repository with actionlint and zizmor (both installed by scripts/setup.sh into .tools/lint).
+# actionlint reads workflows only; it checks an action.yml through the workflows that use it
+# (`uses: ./`); zizmor audits both kinds. zizmor runs --offline (no GitHub API here); a finding
+# that is accepted carries a `# zizmor: ignore[...]` comment with the reason on its line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/.tools/lint/bin:$PATH"
+for tool in actionlint zizmor; do
+  command -v "$tool" >/dev/null || { echo "lint-workflows: $tool not found; run scripts/setup.sh" >&2; exit 1; }
+done
+shopt -s nullglob
+workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
+mapfile -t actions < <(git ls-files --cached --others --exclude-standard -- 'action.yml' '*/action.yml' 'action.yaml' '*/action.yaml')
+if [ ${#workflows[@]} -eq 0 ]; then
+  echo "lint-workflows: no workflow in .github/workflows" >&2
+  exit 1
+fi
+echo "lint-workflows: ${workflows[*]} ${actions[*]}"
+actionlint "${workflows[@]}"
+echo "ok   actionlint: ${#workflows[@]} workflows"
+zizmor --offline --no-progress "${workflows[@]}" "${actions[@]}"
+echo "ok   zizmor: ${#workflows[@]} workflows, ${#actions[@]} actions"

@@ -3,8 +3,8 @@
 //!
 //! The payload is `specdiff_core::share`'s, the codec the viewer's "share link" button uses,
 //! and it is chosen the same way: both dumps whole when the link fits a pull-request comment,
-//! otherwise only the code objects of the changed functions (worst first), halved until it
-//! fits. The viewer decodes either with the same reader, so it shows the same rows.
+//! otherwise only the code objects of the functions whose specialization changed (worst
+//! first), halved until it fits. The viewer decodes either with the same reader, so it shows the same rows.
 
 use std::collections::HashSet;
 
@@ -63,7 +63,9 @@ fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
     let mut wanted: Vec<(u32, u32)> = report
         .functions
         .iter()
-        .filter(|f| f.counts.changed_sites() > 0)
+        // As the viewer's button: functions whose specialization changed (sites added or
+        // removed by a code edit alone do not count).
+        .filter(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed)
         .map(|f| (f.base_code, f.head_code))
         .take(MAX_KEPT_FUNCTIONS)
         .collect();

@@ -380,6 +380,32 @@ mod tests {
     }
 
     #[test]
+    fn a_link_opens_the_comment_unless_it_crowds_out_the_rest() {
+        let (base, head) = (dump(), dump());
+        let r = report(3000);
+        let md_with = |link: &str| {
+            let input = RenderInput {
+                report: &r,
+                base: &base,
+                head: &head,
+                stats: None,
+                stats_note: None,
+                gate: None,
+                link: Some(link),
+            };
+            render(&input, GITHUB_COMMENT_LIMIT)
+        };
+        let link = format!("https://o.github.io/specdiff/#share=s1.{}", "A".repeat(20_000));
+        let md = md_with(&link);
+        assert_eq!(md.lines().nth(2), Some(format!("**[open in the viewer]({link})**").as_str()));
+        assert!(chars(&md) < GITHUB_COMMENT_LIMIT && md.contains("more functions not shown"));
+        let long = format!("https://o.github.io/specdiff/#share=s1.{}", "A".repeat(GITHUB_COMMENT_LIMIT));
+        let md = md_with(&long);
+        assert!(!md.contains("open in the viewer") && chars(&md) < GITHUB_COMMENT_LIMIT);
+        assert!(md.contains("_The share link (65,575 characters) does not fit in a comment._"), "{}", &md[..300]);
+    }
+
+    #[test]
     fn fences_outgrow_backticks_in_the_source() {
         assert_eq!(fence(&["plain".into()]), "```");
         assert_eq!(fence(&["s = '````'".into()]), "`````");

@@ -86,6 +86,10 @@ status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 
 echo "== 4. the page under a sub-path, and CLI links opened in it"
+# specdiff as the PR action installs it (action.yml), here into out/ and from this checkout's
+# target dir, where it only copies the release build above; the links below are made with it.
+CARGO_TARGET_DIR="$root/target" cargo install -q --locked --force --root "$out/install" --path crates/cli
+specdiff="$out/install/bin/specdiff"
 ./scripts/build-web.sh --no-offline-html --public-url /specdiff/ --dist out/pages/specdiff >/dev/null
 pages_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 python3 -m http.server "$pages_port" --bind 127.0.0.1 --directory out/pages >"$out/pages-server.log" 2>&1 &
@@ -112,12 +116,12 @@ for py in dropped "${pythons[@]}"; do
     d="$out/links-$(basename "$(dirname "$(dirname "$py")")")"
     mkdir -p "$d"
     for side in base head; do
-      target/release/specdiff dump --python "$py" -o "$d/$side.json" "examples/demo/$side.py" >/dev/null 2>&1
+      "$specdiff" dump --python "$py" -o "$d/$side.json" "examples/demo/$side.py" >/dev/null 2>&1
     done
   fi
   version=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["python"]["version"])' "$d/base.json")
-  target/release/specdiff diff --format json -o "$d/report.json" "$d/base.json" "$d/head.json"
-  link=$(target/release/specdiff diff --link "$page_url" "$d/base.json" "$d/head.json" | tail -n 1)
+  "$specdiff" diff --format json -o "$d/report.json" "$d/base.json" "$d/head.json"
+  link=$("$specdiff" diff --link "$page_url" "$d/base.json" "$d/head.json" | tail -n 1)
   link=${link#open in the viewer: }
   python3 -c 'import json, sys; print(sys.argv[1] + json.dumps({"python": sys.argv[2], "link": sys.argv[3], "report": sys.argv[4], "dropped": sys.argv[5] == "dropped"}))' \
     "$sep" "$version" "$link" "$d/report.json" "$py" >>"$cases"

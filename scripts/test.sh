@@ -38,6 +38,7 @@ echo "=== interpreters used by the tests"
 cat target/specdiff-test-interpreters.txt 2>/dev/null || echo "(no interpreter report: the CLI tests did not run)"
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
 step web ./scripts/e2e.sh
+step workflows ./scripts/lint-workflows.sh
 
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed steps: ${failed_steps[*]}"; fi

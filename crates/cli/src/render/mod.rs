@@ -29,6 +29,8 @@ pub struct RenderInput<'a> {
     pub stats_note: Option<&'a str>,
     /// The regression gate's verdict, with `--fail-on-regression`.
     pub gate: Option<&'a GateResult>,
+    /// The diff's share link for the viewer, with `--link`.
+    pub link: Option<&'a str>,
 }
 
 /// `module:qualname`.

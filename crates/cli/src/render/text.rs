@@ -103,6 +103,9 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     if let Some(g) = input.gate {
         gate(&mut out, g, p);
     }
+    if let Some(link) = input.link {
+        let _ = writeln!(out, "\nopen in the viewer: {link}");
+    }
     out
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate crates/core/src/cpython/opcodes/tables.rs from real CPython interpreters.
+"""Generate the Rust opcode tables (TABLES_RS below) from real CPython interpreters.
 
 Raw pystats files written by CPython 3.11 and 3.12 name opcodes by NUMBER
 (`opcode[93].specialization.hit`), and the numbers of specialized instructions
@@ -30,6 +30,9 @@ import os
 import subprocess
 import sys
 
+# Where the generated file lives, relative to the repository root; the header it writes names
+# it, and crates/core/tests/pystats.rs (OPCODE_TABLES_RS) checks the two agree.
+TABLES_RS = "crates/core/src/cpython/opcodes/tables.rs"
 # Versions whose raw pystats files number opcodes; the table for these keeps
 # the number -> name mapping. Later versions only need names and families.
 NUMBERED = {(3, 11), (3, 12)}
@@ -101,7 +104,7 @@ def render(tables):
     w("//! python3 scripts/gen_opcode_tables.py \\")
     for t in tables:
         w('//!     --python "$(pyenv prefix %s)/bin/python3" \\' % t["version"])
-    w("//!     -o crates/core/src/cpython/opcodes/tables.rs")
+    w("//!     -o %s" % TABLES_RS)
     w("//! ```")
     w("//!")
     w("//! `by_number` is `dis._all_opname[:256]` (3.11 and 3.12 raw pystats files name opcodes by")

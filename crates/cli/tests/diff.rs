@@ -451,7 +451,8 @@ fn workload_dumps() -> Option<(PathBuf, PathBuf, PathBuf)> {
 #[test]
 fn markdown_fits_a_github_comment_for_whole_program_pairs() {
     let Some((base, head, cold)) = workload_dumps() else {
-        eprintln!("SKIPPED: no native interpreter for the workload");
+        let why = "no native CPython (3.11-3.13) for the workload, only pyodide";
+        skip_or_fail("markdown_fits_a_github_comment_for_whole_program_pairs", &Need::cpython("3.12"), why);
         return;
     };
     for (h, all) in [(&head, false), (&cold, false), (&cold, true)] {
@@ -500,10 +501,8 @@ fn redact(text: &str, python: &str) -> String {
 
 #[test]
 fn snapshots_of_text_and_markdown() {
-    let Some(py) = interpreters().iter().find(|i| i.minor == "3.12") else {
-        eprintln!("SKIPPED: snapshots are taken under CPython 3.12, which is not present");
-        return;
-    };
+    // The snapshots are taken under CPython 3.12.
+    let Some(py) = interpreter("snapshots_of_text_and_markdown", "3.12") else { return };
     // Unsampled dumps: no hotness, no churn, so the output depends only on the interpreter.
     let dir = work_dir();
     let b = dump_ok(py, dir, "snap-base", &["--no-sample", "examples/demo/base.py", ROUNDS]);

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use specdiff_core::format::read_dump;
 use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::diff_stats;
+use specdiff_core::report::wording::count;
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
 use crate::gate::{self, DEFAULT_MIN_HOTNESS};
@@ -225,19 +226,11 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
             let more = if g.hot.len() > 3 { format!(" and {} more", g.hot.len() - 3) } else { String::new() };
             eprintln!(
                 "specdiff: regression gate tripped: {} regressed: {}{more}",
-                plural_fn(g.hot.len()),
+                count(g.hot.len() as u64, "hot function", "hot functions"),
                 names.join(", ")
             );
             1
         }
         _ => 0,
     })
-}
-
-fn plural_fn(n: usize) -> String {
-    if n == 1 {
-        "1 hot function".into()
-    } else {
-        format!("{n} hot functions")
-    }
 }

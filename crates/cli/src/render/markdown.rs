@@ -128,13 +128,7 @@ fn header(out: &mut String, input: &RenderInput) {
     let regs = if s.regressions == 0 {
         "none".to_string()
     } else {
-        format!(
-            "{} ({} lost, {} missing, {} backed off)",
-            count(s.regressions as u64, "site", "sites"),
-            s.counts.lost,
-            s.counts.missing,
-            s.counts.backed_off
-        )
+        format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r))
     };
     let _ = writeln!(
         out,

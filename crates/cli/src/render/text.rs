@@ -117,13 +117,7 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     let regs = if s.regressions == 0 {
         p.green("none")
     } else {
-        p.red(&format!(
-            "{} ({} lost, {} missing, {} backed off)",
-            count(s.regressions as u64, "site", "sites"),
-            s.counts.lost,
-            s.counts.missing,
-            s.counts.backed_off
-        ))
+        p.red(&format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r)))
     };
     let _ = writeln!(out, "  regressions        {regs}");
     let gains = if s.counts.gained == 0 {

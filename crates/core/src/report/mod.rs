@@ -3,7 +3,7 @@
 //! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain.rs`), hotness
 //! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
 //! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
-//! (`stats_diff.rs`).
+//! (`stats_diff.rs`), and the words and number formats every output shares ([`wording`]).
 
 pub(crate) mod diff;
 pub(crate) mod explain;
@@ -12,6 +12,7 @@ pub(crate) mod rows;
 pub(crate) mod stats_diff;
 pub(crate) mod summary;
 pub(crate) mod types;
+pub mod wording;
 
 pub use diff::{diff_dumps, function_rows, DiffError, DiffOptions, DiffSession};
 pub use stats_diff::{

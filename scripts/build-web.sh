@@ -2,18 +2,26 @@
 # Builds the web viewer into dist/ (trunk, release, offline), then dist/specdiff-offline.html:
 # one self-contained file (JS glue, wasm as base64, CSS inlined) that also works from file://.
 # Needs the tools scripts/setup.sh installs. Prints the gzip -9 sizes at the end.
-# Usage: scripts/build-web.sh [--no-offline-html]
+# Usage: scripts/build-web.sh [--no-offline-html] [--public-url PATH] [--dist DIR]
+#   --public-url  the path the page is served under (GitHub Pages: /REPO/); default: relative
+#   --dist        output folder (default dist)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 export PATH="$root/.tools/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 offline_html=1
-for arg in "$@"; do
-  case "$arg" in
+trunk_args=()
+dist=dist
+usage() { echo "usage: scripts/build-web.sh [--no-offline-html] [--public-url PATH] [--dist DIR]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-offline-html) offline_html=0 ;;
-    *) echo "usage: scripts/build-web.sh [--no-offline-html]" >&2; exit 2 ;;
+    --public-url) [ $# -ge 2 ] || usage; trunk_args+=(--public-url "$2"); shift ;;
+    --dist) [ $# -ge 2 ] || usage; dist=$2; shift ;;
+    *) usage ;;
   esac
+  shift
 done
 
 for tool in trunk wasm-bindgen wasm-opt; do
@@ -22,17 +30,18 @@ done
 
 # trunk --offline also passes --offline to cargo: make sure every crate is in the local cache.
 cargo fetch --quiet
-trunk build --release --offline
+trunk build --release --offline --dist "$dist" "${trunk_args[@]}"
 
 if [ "$offline_html" = 1 ]; then
-  python3 - "$root/dist" <<'PY'
+  python3 - "$dist" <<'PY'
 import base64, json, pathlib, re, sys
 
 dist = pathlib.Path(sys.argv[1])
 html = (dist / "index.html").read_text()
-js_name = re.search(r"import init from '\./([^']+\.js)'", html).group(1)
-wasm_name = re.search(r"module_or_path: '\./([^']+\.wasm)'", html).group(1)
-css_names = re.findall(r'href="?\.?/?([^ >"]+\.css)', html)
+# Asset paths start with the public URL (./ by default, /REPO/ for a sub-path build).
+js_name = re.search(r"import init from '[^']*?([^'/]+\.js)'", html).group(1)
+wasm_name = re.search(r"module_or_path: '[^']*?([^'/]+\.wasm)'", html).group(1)
+css_names = re.findall(r'href="?[^ >"]*?([^/ >"]+\.css)', html)
 glue = (dist / js_name).read_text()
 wasm = base64.b64encode((dist / wasm_name).read_bytes()).decode()
 css = "\n".join((dist / c).read_text() for c in css_names)
@@ -80,7 +89,7 @@ fi
 # Sizes (what a browser downloads, gzip -9).
 echo "build-web: sizes (bytes, raw / gzip -9):"
 total=0
-for f in dist/*.wasm dist/*.js dist/*.css dist/index.html ${offline_html:+dist/specdiff-offline.html}; do
+for f in "$dist"/*.wasm "$dist"/*.js "$dist"/*.css "$dist"/index.html ${offline_html:+"$dist"/specdiff-offline.html}; do
   [ -f "$f" ] || continue
   raw=$(stat -c%s "$f")
   gz=$(gzip -9c "$f" | wc -c)

@@ -6,6 +6,10 @@
 #      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
 #      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
 #      Before that, the size budget: wasm + JS glue at most 300,000 bytes gzipped.
+#   4. the hosted page: a build for the sub-path /specdiff/ (as GitHub Pages serves it), served
+#      there; dropped files, its share link, and `specdiff diff --link` links of the demo dumped
+#      under every interpreter present, compared with `specdiff diff --format json`
+#      (tests/e2e/links.mjs); no request may leave the origin.
 # Needs scripts/setup.sh's tools. Usage: scripts/e2e.sh [--skip-build] [--bench]
 #   --bench  also runs tests/e2e/bench.mjs (two ~8k-code-object dumps; prints timings)
 set -euo pipefail
@@ -32,9 +36,11 @@ cargo test -q -p specdiff-core --lib share::
 echo "== 2. component tests in headless Chromium (wasm-bindgen-test)"
 profile="$(mktemp -d)"
 server_pid=""
+pages_pid=""
 cleanup() {
   rm -rf "$profile"
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$pages_pid" ] && kill "$pages_pid" 2>/dev/null || true
 }
 trap cleanup EXIT
 # webdriver.json plus a fresh profile directory for this run.
@@ -79,8 +85,57 @@ node tests/e2e/e2e.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" -
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 
+echo "== 4. the page under a sub-path, and CLI links opened in it"
+# specdiff as the PR action installs it (action.yml), here into out/ and from this checkout's
+# target dir, where it only copies the release build above; the links below are made with it.
+CARGO_TARGET_DIR="$root/target" cargo install -q --locked --force --root "$out/install" --path crates/cli
+specdiff="$out/install/bin/specdiff"
+./scripts/build-web.sh --no-offline-html --public-url /specdiff/ --dist out/pages/specdiff >/dev/null
+pages_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server "$pages_port" --bind 127.0.0.1 --directory out/pages >"$out/pages-server.log" 2>&1 &
+pages_pid=$!
+page_url="http://127.0.0.1:$pages_port/specdiff/"
+for _ in $(seq 50); do
+  curl -fs "$page_url" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+pythons=()
+for v in $(pyenv versions --bare 2>/dev/null | grep -E '^3\.1[1-9]\.[0-9]+$'); do pythons+=("$(pyenv prefix "$v")/bin/python3"); done
+[ -f .tools/npm/node_modules/pyodide/package.json ] && pythons+=("$root/scripts/python-pyodide")
+[ ${#pythons[@]} -gt 0 ] || pythons=("$python")
+cases="$out/links.json"
+echo "[" >"$cases"
+sep=""
+# Step 3's pair (the one dropped on the page) first, then the demo under every interpreter.
+for py in dropped "${pythons[@]}"; do
+  if [ "$py" = dropped ]; then
+    d="$out/links-dropped"
+    mkdir -p "$d"
+    cp "$out/base.json" "$out/head.json" "$d/"
+  else
+    d="$out/links-$(basename "$(dirname "$(dirname "$py")")")"
+    mkdir -p "$d"
+    for side in base head; do
+      "$specdiff" dump --python "$py" -o "$d/$side.json" "examples/demo/$side.py" >/dev/null 2>&1
+    done
+  fi
+  version=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["python"]["version"])' "$d/base.json")
+  "$specdiff" diff --format json -o "$d/report.json" "$d/base.json" "$d/head.json"
+  link=$("$specdiff" diff --link "$page_url" "$d/base.json" "$d/head.json" | tail -n 1)
+  link=${link#open in the viewer: }
+  python3 -c 'import json, sys; print(sys.argv[1] + json.dumps({"python": sys.argv[2], "link": sys.argv[3], "report": sys.argv[4], "dropped": sys.argv[5] == "dropped"}))' \
+    "$sep" "$version" "$link" "$d/report.json" "$py" >>"$cases"
+  sep=","
+done
+echo "]" >>"$cases"
+node tests/e2e/links.mjs --url "$page_url" --base "$out/base.json" --head "$out/head.json" --cases "$cases" \
+  --out "$out" 2>&1 | grep -v 'unexpected operator'
+status=${PIPESTATUS[0]}
+kill "$pages_pid" 2>/dev/null || true
+[ "$status" = 0 ] || exit "$status"
+
 if [ "$bench" = 1 ]; then
-  echo "== 4. benchmark (two whole-program dumps)"
+  echo "== 5. benchmark (two whole-program dumps)"
   node tests/e2e/bench.mjs --url "http://127.0.0.1:$port/" --python "$python" --out "$out" 2>&1 | grep -v 'unexpected operator'
 fi
 echo "e2e: screenshots in $out"

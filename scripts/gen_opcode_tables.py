@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate crates/core/src/opcode_tables.rs from real CPython interpreters.
+"""Generate the Rust opcode tables (TABLES_RS below) from real CPython interpreters.
 
 Raw pystats files written by CPython 3.11 and 3.12 name opcodes by NUMBER
 (`opcode[93].specialization.hit`), and the numbers of specialized instructions
@@ -18,7 +18,7 @@ Usage (from the repository root):
         --python "$(pyenv prefix 3.11.7)/bin/python3" \\
         --python "$(pyenv prefix 3.12.1)/bin/python3" \\
         --python "$(pyenv prefix 3.13.0)/bin/python3" \\
-        -o crates/core/src/opcode_tables.rs
+        -o crates/core/src/cpython/opcodes/tables.rs
 
 Without -o the Rust source goes to stdout (the regeneration test compares it
 with the checked-in file).
@@ -30,6 +30,9 @@ import os
 import subprocess
 import sys
 
+# Where the generated file lives, relative to the repository root; the header it writes names
+# it, and crates/core/tests/pystats.rs (OPCODE_TABLES_RS) checks the two agree.
+TABLES_RS = "crates/core/src/cpython/opcodes/tables.rs"
 # Versions whose raw pystats files number opcodes; the table for these keeps
 # the number -> name mapping. Later versions only need names and families.
 NUMBERED = {(3, 11), (3, 12)}
@@ -101,14 +104,14 @@ def render(tables):
     w("//! python3 scripts/gen_opcode_tables.py \\")
     for t in tables:
         w('//!     --python "$(pyenv prefix %s)/bin/python3" \\' % t["version"])
-    w("//!     -o crates/core/src/opcode_tables.rs")
+    w("//!     -o %s" % TABLES_RS)
     w("//! ```")
     w("//!")
     w("//! `by_number` is `dis._all_opname[:256]` (3.11 and 3.12 raw pystats files name opcodes by")
     w("//! these numbers); `ops` lists every opname with its family (`opcode._specializations`) and")
     w("//! kind. The test `opcode_tables_match_the_interpreters` regenerates and compares.")
     w("")
-    w("use crate::stats::OpKind;")
+    w("use super::OpKind;")
     w("")
     w("/// The opcode facts of one CPython minor version.")
     w("pub(crate) struct OpcodeTable {")

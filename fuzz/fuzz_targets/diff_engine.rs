@@ -11,8 +11,9 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use specdiff_core::align::AlignAlgorithm;
-use specdiff_core::dump::{to_json, Churn, CodeKind, CounterKind, Dump, OpInfo};
+use specdiff_core::engine::AlignAlgorithm;
+use specdiff_core::format::to_json;
+use specdiff_core::model::{Churn, CodeKind, CounterKind, Dump, OpInfo};
 use specdiff_core::{read_dump, DiffError, DiffOptions, DiffSession, ReadLimits};
 
 macro_rules! fixtures {
@@ -88,7 +89,7 @@ fn pick(n: usize, i: u16) -> Option<usize> {
 
 fn apply(d: &mut Dump, edit: Edit) {
     let (ns, no, nc) = (d.strings.len(), d.ops.len(), d.code.len());
-    fn code(d: &mut Dump, c: u16) -> Option<&mut specdiff_core::dump::CodeInfo> {
+    fn code(d: &mut Dump, c: u16) -> Option<&mut specdiff_core::model::CodeInfo> {
         let n = d.code.len();
         pick(n, c).map(move |c| &mut d.code[c])
     }

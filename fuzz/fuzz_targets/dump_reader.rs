@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use specdiff_core::dump::to_json;
+use specdiff_core::format::to_json;
 use specdiff_core::{read_dump, DiffOptions, DiffSession, ReadLimits};
 
 const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 20 };

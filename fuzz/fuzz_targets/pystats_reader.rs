@@ -5,9 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use specdiff_core::pystats::{read_stats, PystatsOptions};
-use specdiff_core::stats::{read_stats_file, StatsFile};
-use specdiff_core::stats_diff::{diff_stats, summarize};
+use specdiff_core::format::{read_stats, read_stats_file, PystatsOptions, StatsFile};
+use specdiff_core::report::{diff_stats, summarize};
 use specdiff_core::ReadLimits;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,4 +1,4 @@
-//! Times [`specdiff_core::capture::finish_instructions`] on the raw code of a whole program: the
+//! Times [`specdiff_core::format::finish_instructions`] on the raw code of a whole program: the
 //! Rust half of `specdiff dump`'s decoding (positions, cache words, counters), which
 //! `bench/dump_bench.sh` adds to the harness's Python half before comparing with `dis`. The
 //! input is what `bench/dump_bench.py --raw-code FILE` writes: `[[first_line, co_linetable as
@@ -12,9 +12,8 @@
 
 use std::time::Instant;
 
-use specdiff_core::capture::{finish_instructions, RawCode};
-use specdiff_core::dump::{CounterKind, Instruction, OpInfo};
-use specdiff_core::linetable::decode_hex;
+use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
+use specdiff_core::model::{CounterKind, Instruction, OpInfo};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

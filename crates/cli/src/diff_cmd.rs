@@ -9,12 +9,14 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use specdiff_core::dump::read_dump;
-use specdiff_core::stats::{parse_minor_version, Stats};
-use specdiff_core::stats_diff::diff_stats;
+use specdiff_core::format::read_dump;
+use specdiff_core::model::{parse_minor_version, Stats};
+use specdiff_core::report::diff_stats;
+use specdiff_core::report::wording::count;
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
 use crate::gate::{self, DEFAULT_MIN_HOTNESS};
+use crate::link;
 use crate::output::{plain_io_error, PendingOutput};
 use crate::render::{self, RenderInput};
 use crate::stats_cmd::{self, StatsArgs};
@@ -104,6 +106,13 @@ pub struct DiffArgs {
     /// Diff even dumps that look like different programs (a warning is shown instead).
     #[arg(long)]
     pub allow_unrelated: bool,
+
+    /// Also print the diff's share link for the viewer served at BASE_URL
+    /// (`https://OWNER.github.io/REPO/`): text ends with `open in the viewer: URL`, Markdown
+    /// starts with the link, JSON gets a `link` field. Default: env SPECDIFF_LINK_BASE when
+    /// it is set and not empty.
+    #[arg(long, value_name = "BASE_URL")]
+    pub link: Option<String>,
 }
 
 fn parse_version(text: &str) -> Result<(u32, u32), String> {
@@ -157,6 +166,7 @@ fn use_color(args: &DiffArgs) -> bool {
 pub fn run(args: &DiffArgs) -> Result<i32, String> {
     // Reserve the output first: an unwritable destination is reported before any work.
     let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
+    link::base_url(args.link.as_deref())?;
     let (base, head) = load_both(&args.base, &args.head)?;
     let options = DiffOptions {
         functions: args.functions.clone(),
@@ -177,6 +187,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         _ => None,
     };
     let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness));
+    let link = link::base_url(args.link.as_deref())?.map(|url| link::share_link(&url, &base, &head, &report));
     let input = RenderInput {
         report: &report,
         base: &base,
@@ -184,6 +195,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         stats: stats.as_ref(),
         stats_note,
         gate: gate.as_ref(),
+        link: link.as_deref(),
     };
     let format = if args.json { Format::Json } else { args.format };
     let bytes = match format {
@@ -214,19 +226,11 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
             let more = if g.hot.len() > 3 { format!(" and {} more", g.hot.len() - 3) } else { String::new() };
             eprintln!(
                 "specdiff: regression gate tripped: {} regressed: {}{more}",
-                plural_fn(g.hot.len()),
+                count(g.hot.len() as u64, "hot function", "hot functions"),
                 names.join(", ")
             );
             1
         }
         _ => 0,
     })
-}
-
-fn plural_fn(n: usize) -> String {
-    if n == 1 {
-        "1 hot function".into()
-    } else {
-        format!("{n} hot functions")
-    }
 }

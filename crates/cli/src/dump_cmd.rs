@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use specdiff_core::dump::{read_dump, to_json, Dump};
-use specdiff_core::pystats::{read_pystats, PystatsOptions};
+use specdiff_core::format::{read_dump, read_pystats, to_json, PystatsOptions};
+use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
 
 use crate::harness_output::{finish_raw_code, HarnessExtra};

@@ -1,5 +1,15 @@
 """specdiff harness: run a Python program and dump what the specializing interpreter did to it.
 
+Sections, in order (each opens with a `# ----` banner and a comment saying what it owns):
+    1. Set-up                  imports allowed before the snapshot, constants, argrepr kinds, log
+    2. Opcode tables           the running version's opcode facts, from its own `opcode` module
+    3. Decoding                adaptive bytecode -> dump instruction arrays, as dis would list them
+    4. Sampling thread         hotness (sampled stacks) and churn (opcodes changing over time)
+    5. Finding code objects    every code object of the run, after it, and what kind each is
+    6. Building the dump       which code is kept and ran, its entries, source lines
+    7. Running the target      command line, __main__, running the program, exit status, main()
+    8. The dump document       assembling the JSON document, timing, writing files atomically
+
 The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CPython 3.11-3.14):
 
     PYTHON harness.py --out OUT.json [options] -- script PATH ARGS...
@@ -65,8 +75,15 @@ What this file owns, and the rules it applies:
   the main program returned do later (the dump is written before interpreter shutdown).
 """
 
-# Only modules already loaded at start-up, or written in C: importing them runs no Python code
-# that would then show up in the dump. Others are imported after the dump's snapshot.
+# ---------------------------------------------------------------------------------------------
+# 1. Set-up
+#
+# Owns: the modules imported before the program runs (only ones already loaded at start-up,
+# or written in C: importing them runs no Python code that would then show up in the dump;
+# others are imported after the dump's snapshot), the dump's constants (generator name, code
+# flags, code kinds, the churn period), the argrepr kind numbers shared by sections 2 and 3,
+# and `log`, the one way this file writes diagnostics (stderr, "specdiff: ").
+
 import _thread
 import gc
 import os
@@ -104,9 +121,14 @@ def log(msg):
 
 
 # ---------------------------------------------------------------------------------------------
-# Per-version opcode tables, built once from the version's own dis/opcode modules. Every table
-# is indexed by the opcode byte found in _co_code_adaptive (specialized or not), so the decoding
-# loop never has to look up the base instruction first.
+# 2. Opcode tables
+#
+# Owns: the per-version opcode tables, built once from the version's own dis/opcode modules
+# (`tables()`): names, families, specialized flags, inline cache sizes, counter kinds, argrepr
+# kinds, jump directions, and each cached instruction's initial counter value, probed by
+# compiling code that never runs. Every table is indexed by the opcode byte found in
+# _co_code_adaptive (specialized or not), so the decoding loop never has to look up the base
+# instruction first. Also `instruction_offsets`, the instruction (not cache) offsets of code.
 
 class Tables:
     pass
@@ -305,7 +327,15 @@ def instruction_offsets(code):
 
 
 # ---------------------------------------------------------------------------------------------
-# Decoding
+# 3. Decoding
+#
+# Owns: `Dump`, the string and op tables of the dump being built, and `decode_code`, which
+# turns a code object's adaptive bytecode into its instruction arrays exactly as
+# dis.get_instructions(code, adaptive=True) lists them (opname, offset, arg, argrepr), with
+# the raw cache words. Code holding INSTRUMENTED_* or ENTER_EXECUTOR opcodes goes to the
+# slower `_decode_general` (with `_decode_odd` for those opcodes on 3.13+), which reads
+# everything itself, as dis does. Also `has_evidence`: whether adaptive bytecode shows that
+# code ran.
 
 class Dump:
     """The string table and the ops table of a dump being built."""
@@ -678,7 +708,12 @@ def has_evidence(raw):
 
 
 # ---------------------------------------------------------------------------------------------
-# Sampling thread: hotness and churn
+# 4. Sampling thread: hotness and churn
+#
+# Owns: `Sampler`, the thread that samples sys._current_frames() while the program runs
+# (self, total and per-line hits per code object; the code objects seen on stacks) and
+# looks at the opcodes of sampled code for churn; the GIL switch interval while it runs; its
+# mode and note in the dump ("off", "unavailable" on pyodide).
 
 class Sampler:
     def __init__(self, interval_ms):
@@ -787,7 +822,12 @@ class Sampler:
 
 
 # ---------------------------------------------------------------------------------------------
-# Finding code objects after the run
+# 5. Finding code objects after the run
+#
+# Owns: `find_codes`, every code object reachable after the run (exec'd module bodies, gc's
+# functions, generators, coroutines and frames, the sampled stacks, co_consts recursively),
+# with what gc shows about each (live frames, functions, classes) and the snapshot of its
+# adaptive bytecode; `code_kind` (function, class, module, …); `file_modules`, file -> module.
 
 class Found:
     def __init__(self):
@@ -880,7 +920,11 @@ def file_modules(main_code):
 
 
 # ---------------------------------------------------------------------------------------------
-# Building the dump
+# 6. Building the dump
+#
+# Owns: choosing the code objects kept (--include/--exclude, --include-unrun), deciding `ran`
+# (the rules in this file's docstring), each code entry with its instruction arrays, hotness
+# and churn, and the source lines each entry carries (`finish_entries`, `source_runs`).
 
 def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     """Decode the selected code objects, decide `ran`, build their instruction arrays."""
@@ -1050,7 +1094,13 @@ def source_runs(dump, src, wanted):
 
 
 # ---------------------------------------------------------------------------------------------
-# Running the target
+# 7. Running the target
+#
+# Owns: the command line (`parse_args`), a fresh __main__ like `python PATH|-m|-c`
+# (`prepare_main`), the "exec" audit hook that records module bodies, running the program and
+# turning how it ended into an exit status and exception text, pystats counters on/off around
+# it, and `main`, which runs everything in order; on a pystats build, writing the dump in a
+# forked child (`in_forked_child`) unless program threads still run.
 
 class Options:
     def __init__(self):
@@ -1379,6 +1429,14 @@ def in_forked_child(work):
         return 3
     return code
 
+
+# ---------------------------------------------------------------------------------------------
+# 8. The dump document
+#
+# Owns: `make_dump`, which assembles the document (docs/dump-format.md) from sections 5 and 6
+# plus the interpreter's description, and the raw code the CLI finishes it with; `Timer`
+# (SPECDIFF_TIMING=1: each phase's time); timestamps; `write_json`, which writes UTF-8 JSON to
+# PATH.tmp and renames it, so a dump on disk is always whole.
 
 class Timer:
     """SPECDIFF_TIMING=1 in the environment: print how long each dump phase took (stderr)."""

@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use specdiff_core::dump::Dump;
-use specdiff_core::capture::{finish_instructions, RawCode};
-use specdiff_core::linetable::decode_hex;
+use specdiff_core::model::Dump;
+use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
 
 /// The harness's extra file (`write_dump` in `harness.py`).
 #[derive(Debug, Default, Deserialize)]

@@ -9,6 +9,7 @@ mod diff_cmd;
 mod dump_cmd;
 mod gate;
 mod harness_output;
+mod link;
 mod output;
 mod python;
 mod render;

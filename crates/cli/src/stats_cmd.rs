@@ -6,9 +6,11 @@
 
 use std::path::PathBuf;
 
-use specdiff_core::pystats::{read_pystats, PystatsOptions};
-use specdiff_core::stats::{numbered_versions, parse_minor_version, Stats, StatsFile};
-use specdiff_core::stats_diff::{percent, summarize, StatsSummary};
+use specdiff_core::format::{read_pystats, PystatsOptions, StatsFile};
+use specdiff_core::cpython::numbered_versions;
+use specdiff_core::model::{parse_minor_version, Stats};
+use specdiff_core::report::wording::{count, grouped};
+use specdiff_core::report::{percent, summarize, StatsSummary};
 
 use crate::output::{human_size, plain_io_error, PendingOutput};
 
@@ -86,32 +88,11 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
         (Some(out), Some(dest)) => {
             let json = StatsFile::new(stats, format!("specdiff {}", env!("CARGO_PKG_VERSION"))).to_json();
             let written = out.finish(&json)?;
-            eprintln!("specdiff: wrote {} ({} raw file{}, {})", dest.display(), nfiles, plural(nfiles), human_size(written));
+            eprintln!("specdiff: wrote {} ({}, {})", dest.display(), count(nfiles as u64, "raw file", "raw files"), human_size(written));
         }
         _ => print!("{}", render_summary(&stats, &summarize(&stats), &args.inputs)),
     }
     Ok(())
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// `12345` → `"12,345"`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The human summary printed without `-o`: one line per family, then the busiest opnames.
@@ -126,10 +107,9 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     };
     let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     out.push_str(&format!(
-        "{}: {} raw file{}, {}, {} instructions executed\n\n",
+        "{}: {}, {}, {} instructions executed\n\n",
         shown.join(" "),
-        stats.files,
-        plural(stats.files as usize),
+        count(stats.files, "raw file", "raw files"),
         numbering,
         grouped(summary.total_executions)
     ));
@@ -209,7 +189,7 @@ mod tests {
         let args = StatsArgs { inputs: vec![dir.path().to_path_buf()], output: Some(out.clone()), python_version: None };
         run(&args).unwrap();
         let bytes = std::fs::read(&out).unwrap();
-        let stats = specdiff_core::stats::read_stats_file("out.json.gz", &bytes, Default::default()).unwrap();
+        let stats = specdiff_core::format::read_stats_file("out.json.gz", &bytes, Default::default()).unwrap();
         assert_eq!(stats.files, 2);
         assert_eq!(stats.opcodes["POP_TOP"].execution_count, 7);
 

@@ -78,7 +78,86 @@ fn demos() -> &'static [Demo] {
 
 /// Runs `specdiff diff ARGS…` from the repository root, with NO_COLOR set.
 fn diff(args: &[&str]) -> Output {
-    specdiff().arg("diff").args(args).env("NO_COLOR", "1").current_dir(repo_root()).output().expect("specdiff runs")
+    specdiff()
+        .arg("diff")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("SPECDIFF_LINK_BASE")
+        .current_dir(repo_root())
+        .output()
+        .expect("specdiff runs")
+}
+
+/// `--link` in every format (and from the environment) gives one link, in the core's share
+/// codec (the one the viewer opens): both dumps, reduced as the viewer's button reduces them
+/// to the functions whose specialization changed when whole they would not fit in a PR comment.
+#[test]
+fn link_in_every_format_carries_both_dumps() {
+    let url = "http://127.0.0.1:9/specdiff/";
+    for d in demos() {
+        let args = ["--link", url, p(&d.base), p(&d.head)];
+        let text = stdout(&diff(&args));
+        let last = text.lines().last().unwrap();
+        let link = last
+            .strip_prefix("open in the viewer: ")
+            .unwrap_or_else(|| panic!("last line: {last}"));
+        assert_eq!(json_report(&args, 0)["link"], link, "{}", d.py.minor);
+        let md = stdout(&diff(&[&["--format", "markdown"][..], &args].concat()));
+        assert!(
+            md.lines()
+                .take(3)
+                .any(|l| l == format!("**[open in the viewer]({link})**")),
+            "{}",
+            &md[..300]
+        );
+        let from_env = specdiff()
+            .args(["diff", "--json", p(&d.base), p(&d.head)])
+            .env("SPECDIFF_LINK_BASE", url)
+            .output()
+            .unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&from_env.stdout).unwrap()["link"],
+            link
+        );
+        let payload = link.strip_prefix(&format!("{url}#share=")).unwrap();
+        let shared =
+            specdiff_core::share::decode(payload, specdiff_core::ReadLimits::default()).unwrap();
+        let (base, head) = (read(&d.base), read(&d.head));
+        assert_eq!(
+            (shared.note.base_code_total, shared.note.head_code_total),
+            (base.code.len(), head.code.len())
+        );
+        let (sb, sh) = (shared.base.unwrap(), shared.head.unwrap());
+        assert!(link.len() <= 61_000, "{} characters", link.len());
+        if shared.note.reduced {
+            assert!(sh.code.len() < head.code.len() && sb.code.len() < base.code.len());
+            let r = json_report(&args, 0);
+            let specialization_changed =
+                |f: &&Value| f["counts"].as_object().unwrap().iter().any(|(k, n)| !["unchanged", "added", "removed"].contains(&k.as_str()) && n.as_u64() > Some(0));
+            for f in r["functions"].as_array().unwrap().iter().filter(specialization_changed) {
+                let q = f["qualname"].as_str().unwrap();
+                for (name, dump) in [("base", &sb), ("head", &sh)] {
+                    assert!(
+                        dump.code.iter().any(|c| dump.str(c.qualname) == q),
+                        "{q} not in the link's {name}"
+                    );
+                }
+            }
+        } else {
+            assert_eq!((sb, sh), (base, head));
+        }
+    }
+    let d = &demos()[0];
+    assert!(
+        json_report(&[p(&d.base), p(&d.head)], 0)
+            .get("link")
+            .is_none(),
+        "no link without --link"
+    );
+    assert_bad(
+        &["--link", "example.org/specdiff", p(&d.base), p(&d.head)],
+        &["--link", "not an http"],
+    );
 }
 
 fn p(path: &Path) -> &str {
@@ -372,7 +451,8 @@ fn workload_dumps() -> Option<(PathBuf, PathBuf, PathBuf)> {
 #[test]
 fn markdown_fits_a_github_comment_for_whole_program_pairs() {
     let Some((base, head, cold)) = workload_dumps() else {
-        eprintln!("SKIPPED: no native interpreter for the workload");
+        let why = "no native CPython (3.11-3.13) for the workload, only pyodide";
+        skip_or_fail("markdown_fits_a_github_comment_for_whole_program_pairs", &Need::cpython("3.12"), why);
         return;
     };
     for (h, all) in [(&head, false), (&cold, false), (&cold, true)] {
@@ -421,10 +501,8 @@ fn redact(text: &str, python: &str) -> String {
 
 #[test]
 fn snapshots_of_text_and_markdown() {
-    let Some(py) = interpreters().iter().find(|i| i.minor == "3.12") else {
-        eprintln!("SKIPPED: snapshots are taken under CPython 3.12, which is not present");
-        return;
-    };
+    // The snapshots are taken under CPython 3.12.
+    let Some(py) = interpreter("snapshots_of_text_and_markdown", "3.12") else { return };
     // Unsampled dumps: no hotness, no churn, so the output depends only on the interpreter.
     let dir = work_dir();
     let b = dump_ok(py, dir, "snap-base", &["--no-sample", "examples/demo/base.py", ROUNDS]);

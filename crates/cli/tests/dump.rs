@@ -49,20 +49,20 @@ fn module_and_class_bodies_are_present_and_counters_decode() {
     for py in interpreters() {
         let d = dump_ok(py, tmp.path(), "bodies", &["examples/demo/base.py", "5"]);
         let module = code(&d, "demo/base.py", "<module>");
-        assert_eq!(module.kind, specdiff_core::dump::CodeKind::Module, "{}", py.minor);
+        assert_eq!(module.kind, specdiff_core::model::CodeKind::Module, "{}", py.minor);
         assert_eq!(d.str(module.module), "__main__");
         for class in ["Point", "Square", "Circle"] {
             let c = code(&d, "demo/base.py", class);
-            assert_eq!(c.kind, specdiff_core::dump::CodeKind::Class, "{} {class}", py.minor);
+            assert_eq!(c.kind, specdiff_core::model::CodeKind::Class, "{} {class}", py.minor);
         }
         let init = code(&d, "demo/base.py", "Point.__init__");
-        assert_eq!(init.kind, specdiff_core::dump::CodeKind::Function);
+        assert_eq!(init.kind, specdiff_core::model::CodeKind::Function);
         // Adaptive counters are decoded from the first cache word on every version.
         let with_counter = d
             .code
             .iter()
             .flat_map(|c| &c.instructions)
-            .filter(|i| d.op(i).counter == Some(specdiff_core::dump::CounterKind::Adaptive))
+            .filter(|i| d.op(i).counter == Some(specdiff_core::model::CounterKind::Adaptive))
             .filter(|i| {
                 let (value, backoff) = i.counter.expect("adaptive instructions carry a decoded counter");
                 value == i.cache[0] >> 4 && u16::from(backoff) == i.cache[0] & 15
@@ -168,10 +168,12 @@ fn environment_errors_are_one_line_and_write_nothing() {
 
 #[test]
 fn old_python_is_refused_with_the_reason() {
-    let Some(old) = ["3.10", "3.9", "3.8"].iter().find_map(|v| pyenv_python(v)) else {
-        eprintln!("SKIPPED: no CPython older than 3.11 on this machine");
+    const TEST: &str = "old_python_is_refused_with_the_reason";
+    let Some((version, old)) = ["3.10", "3.9", "3.8"].iter().find_map(|v| specdiff_test_support::pyenv_newest(v)) else {
+        skip_or_fail(TEST, &Need::optional("CPython<3.11"), "no CPython 3.8-3.10 in pyenv");
         return;
     };
+    ran(TEST, &format!("{version}(refusal)"));
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("old.json");
     let o = specdiff().arg("dump").arg("--python").arg(&old).arg("-o").arg(&out).arg("examples/demo/base.py").current_dir(repo_root()).output().unwrap();
@@ -238,10 +240,12 @@ fn code_named(d: &specdiff_core::Dump, q: &str) -> bool {
 
 #[test]
 fn pypy_is_refused_as_not_cpython() {
+    const TEST: &str = "pypy_is_refused_as_not_cpython";
     let Ok(o) = std::process::Command::new("pypy3").arg("--version").output() else {
-        eprintln!("SKIPPED: pypy3 is not installed (scripts/setup.sh installs it)");
+        skip_or_fail(TEST, &Need::pypy3(), "no pypy3 on PATH");
         return;
     };
+    ran(TEST, "pypy3");
     assert!(o.status.success());
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("pypy.json");

@@ -8,9 +8,8 @@ mod common;
 
 use common::*;
 use serde::Deserialize;
-use specdiff_core::capture::{finish_instructions, RawCode};
-use specdiff_core::dump::{CounterKind, Instruction, OpInfo};
-use specdiff_core::linetable::decode_hex;
+use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
+use specdiff_core::model::{CounterKind, Instruction, OpInfo};
 
 #[test]
 fn decoder_matches_dis_on_every_code_object() {

@@ -4,10 +4,10 @@
 //! from the file the interpreter wrote into `/tmp/py_stats` (3.11: when it exited; 3.13: when
 //! the harness called `sys._stats_dump()` after the program), and no file is left behind.
 //!
-//! Every test runs its checks under each pystats build present and prints which ran and which
-//! were skipped (`<test>: CPython 3.13 --enable-pystats: ran (…)` or `… SKIPPED (why)`); with
-//! none it passes having checked nothing. The interpreter report
-//! (`target/specdiff-test-interpreters.txt`) names the builds too.
+//! Every test runs its checks under each pystats build present and records which ran. A
+//! missing build (or the 3.11 data set) is a skip, printed as `SKIPPED <test>: …`, except
+//! where the setup must have installed it (`SPECDIFF_REQUIRE_INTERPRETERS=1`, `CI=true`):
+//! then the test fails naming it. scripts/test.sh's summary line lists both.
 
 mod common;
 
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use common::*;
-use specdiff_core::pystats::{read_pystats, PystatsOptions};
-use specdiff_core::stats::Stats;
+use specdiff_core::format::{read_pystats, PystatsOptions};
+use specdiff_core::model::Stats;
 use specdiff_core::Dump;
 
 /// The tests here check what appears in the shared `/tmp/py_stats`: one at a time.
@@ -35,17 +35,18 @@ fn samples_313_dir() -> PathBuf {
     repo_root().join("crates/core/tests/fixtures/pystats-3.13")
 }
 
-/// Every pystats build present; says, for `test`, which run and which are skipped.
+/// Every pystats build present, each recorded as run by `test`; a missing one is a skip, or a
+/// failure where the setup must have built it (see specdiff-test-support).
 fn pystats_builds(test: &str) -> Vec<Interpreter> {
-    let _ = interpreters(); // writes the interpreter report, which names the pystats builds too
     let mut found = Vec::new();
     for minor in PYSTATS_MINORS {
         match pystats_python(minor) {
             Ok(python) => {
-                eprintln!("{test}: CPython {minor} --enable-pystats: ran ({})", python.display());
-                found.push(Interpreter { minor, python });
+                let label = format!("{minor}-pystats");
+                ran(test, &label);
+                found.push(Interpreter { minor, python, label });
             }
-            Err(why) => eprintln!("{test}: CPython {minor} --enable-pystats: SKIPPED ({why})"),
+            Err(why) => skip_or_fail(test, &Need::pystats(minor), &why),
         }
     }
     found
@@ -156,7 +157,8 @@ fn sample_pair_slot_loads_counted_in_base_only() {
         let programs = samples_313_dir();
         let recorded_311 = samples_dir();
         if v == "3.11" && !recorded_311.join("base").is_dir() {
-            eprintln!("SKIPPED 3.11: {} (the recorded pystats data set) is not on this machine", recorded_311.display());
+            let why = format!("no {}", recorded_311.join("base").display());
+            skip_or_fail("sample_pair_slot_loads_counted_in_base_only (3.11)", &Need::pystats_data(), &why);
             continue;
         }
         let tmp = tempfile::tempdir().unwrap();
@@ -314,5 +316,37 @@ fn forked_dump_keeps_output_and_exit_status() {
         assert_eq!(d.pystats.is_some(), v == "3.11", "{v}: {stderr}");
         let left: Vec<_> = raw_files().difference(&before).cloned().collect();
         assert!(left.is_empty(), "{v}: the consumed raw stats files should be deleted, found {left:?}");
+    }
+}
+
+/// The switch, end to end: this test binary re-runs one of its tests with both pystats builds
+/// pointed at a path that does not exist. Without `SPECDIFF_REQUIRE_INTERPRETERS` it passes,
+/// printing SKIPPED; with it, it fails naming the build and what installs it. Both record what
+/// happened (in a folder of their own, not the real record).
+#[test]
+fn a_missing_build_skips_here_and_fails_where_required() {
+    const TEST: &str = "forked_dump_keeps_output_and_exit_status";
+    for (require, passes, record_word) in [("0", true, "skipped"), ("1", false, "missing")] {
+        let target = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([TEST, "--exact", "--nocapture", "--test-threads=1"])
+            .env("SPECDIFF_PYSTATS_PYTHON", "/nonexistent/python3.11")
+            .env("SPECDIFF_PYSTATS_PYTHON_3_13", "/nonexistent/python3.13")
+            .env("SPECDIFF_REQUIRE_INTERPRETERS", require)
+            .env("CARGO_TARGET_DIR", target.path())
+            .output()
+            .unwrap();
+        let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.success(), passes, "SPECDIFF_REQUIRE_INTERPRETERS={require}:\n{out}");
+        let why = "(SPECDIFF_PYSTATS_PYTHON=/nonexistent/python3.11 does not exist";
+        if passes {
+            assert!(out.contains(&format!("SKIPPED {TEST}: 3.11-pystats is missing {why}")), "{out}");
+            assert!(out.contains(&format!("SKIPPED {TEST}: 3.13-pystats is missing")), "{out}");
+        } else {
+            assert!(out.contains(&format!("{TEST}: 3.11-pystats is missing {why}); it is required here")), "{out}");
+            assert!(out.contains("scripts/build-pystats-python.sh 3.11) installs it"), "{out}");
+        }
+        let record = std::fs::read_to_string(target.path().join("specdiff-test-interpreters.txt")).unwrap();
+        assert!(record.starts_with(&format!("{record_word}\t3.11-pystats\t{TEST}\t")), "{record}");
     }
 }

@@ -13,7 +13,8 @@
 
 use std::time::{Duration, Instant};
 
-use specdiff_core::dump::{to_json, Dump};
+use specdiff_core::format::to_json;
+use specdiff_core::model::Dump;
 use specdiff_core::*;
 
 fn main() {
@@ -38,8 +39,8 @@ fn main() {
 /// One huge code object (a generated module body) against a heavily edited copy: the case
 /// Myers' work limit exists for.
 fn worst_case_alignment() {
-    use specdiff_core::align::{align_sites, AlignOptions};
-    use specdiff_core::normalize::{Site, SiteTag};
+    use specdiff_core::engine::{align_sites, AlignOptions};
+    use specdiff_core::cpython::{Site, SiteTag};
     let n = 50_000u32;
     let mut x = 0x2545F4914F6CDD1Du64;
     let mut next = || {

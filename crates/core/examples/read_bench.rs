@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use specdiff_core::dump::Dump;
+use specdiff_core::model::Dump;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -20,8 +20,9 @@
 use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
-use crate::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
-use crate::input::{InputError, InputErrorKind, ReadLimits};
+use crate::format::dump::{read_dump, to_json};
+use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
+use crate::model::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
 
 /// Prefix of every version-1 payload.
 pub const PREFIX: &str = "s1.";
@@ -75,7 +76,7 @@ pub fn body(payload: &SharePayload) -> Vec<u8> {
     body.extend(serde_json::to_vec(&payload.note).expect("a ShareNote always serializes"));
     body.push(b'\n');
     for dump in [&payload.base, &payload.head] {
-        let json = dump.as_ref().map(crate::dump::to_json).unwrap_or_default();
+        let json = dump.as_ref().map(to_json).unwrap_or_default();
         body.extend(format!("{}\n", json.len()).as_bytes());
         body.extend(json);
     }
@@ -126,9 +127,7 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
     if text.is_empty() {
         return Err(err(InputErrorKind::Empty));
     }
-    if text.len() > MAX_LINK_CHARS {
-        return Err(err(InputErrorKind::TooLarge { bytes: text.len() as u64, limit: MAX_LINK_CHARS as u64 }));
-    }
+    check_size(SOURCE_NAME, text.len(), MAX_LINK_CHARS as u64)?;
     let Some(body) = text.strip_prefix(PREFIX) else {
         let version = text.split('.').next().unwrap_or("");
         let detail = if text.contains('.') && version.starts_with('s') {
@@ -161,9 +160,7 @@ pub fn corrupt_error() -> InputError {
 pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputError> {
     let err = |kind| InputError::new(SOURCE_NAME, kind);
     let cut = cut_error;
-    if body.len() as u64 > limits.max_bytes {
-        return Err(err(InputErrorKind::TooLarge { bytes: body.len() as u64, limit: limits.max_bytes }));
-    }
+    check_size(SOURCE_NAME, body.len(), limits.max_bytes)?;
     let not_share = || err(InputErrorKind::NotADump("the content is not a specdiff share".into()));
     let rest = body.strip_prefix(MAGIC.as_bytes()).ok_or_else(not_share)?;
     let line = |rest: &[u8]| -> Option<(usize, usize)> {
@@ -182,7 +179,7 @@ pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputE
             return Err(cut());
         }
         if len > 0 {
-            dumps[i] = Some(crate::dump::read_dump(&format!("{SOURCE_NAME} ({side})"), &rest[..len], limits)?);
+            dumps[i] = Some(read_dump(&format!("{SOURCE_NAME} ({side})"), &rest[..len], limits)?);
         }
         rest = &rest[len..];
     }
@@ -353,7 +350,7 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dump::{Churn, CodeKind, Instruction, OpInfo};
+    use crate::model::dump::{Churn, CodeKind, Instruction, OpInfo};
 
     fn sample() -> Dump {
         let strings: Vec<String> =
@@ -387,7 +384,7 @@ mod tests {
         };
         let mut g_ins = ins(0, 1, 4);
         g_ins.churn = Some(Churn { flips: 2, seen: vec![0, 2] });
-        let mut dump = crate::builder::DumpBuilder::new("3.12.1").build();
+        let mut dump = crate::format::builder::DumpBuilder::new("3.12.1").build();
         dump.python.executable = "/usr/bin/python3".into();
         dump.run.sampler.mode = "off".into();
         Dump {
@@ -451,7 +448,7 @@ mod tests {
         let p = decode(&link, ReadLimits::default()).unwrap();
         let demo = |f: &str| {
             let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f;
-            crate::dump::read_dump(f, &std::fs::read(path).unwrap(), ReadLimits::default()).unwrap()
+            crate::format::dump::read_dump(f, &std::fs::read(path).unwrap(), ReadLimits::default()).unwrap()
         };
         assert_eq!(p.base, Some(demo("base.json")));
         assert_eq!(p.head, Some(demo("head.json")));
@@ -471,7 +468,7 @@ mod tests {
         let ch = r.code[0].instructions[0].churn.as_ref().unwrap();
         assert_eq!(ch.seen.iter().map(|&o| r.ops[o as usize].name.as_str()).collect::<Vec<_>>(), ["LOAD_ATTR", "LOAD_ATTR_SLOT"]);
         // The reduced dump is itself a valid dump.
-        crate::dump::read_dump("r.json", &crate::dump::to_json(&r), ReadLimits::default()).unwrap();
+        crate::format::dump::read_dump("r.json", &crate::format::dump::to_json(&r), ReadLimits::default()).unwrap();
         // Keeping a child and its parent keeps the link.
         let r = reduce(&d, |_, c| d.str(c.qualname) != "h");
         assert_eq!(r.code[1].parent, Some(0));

@@ -1,8 +1,8 @@
 //! Engine tests on small synthetic dumps (see `specdiff_core::builder`): one scenario per
 //! change kind, matching, normalization across versions, filters, ranking and the JSON contract.
 
-use specdiff_core::builder::DumpBuilder;
-use specdiff_core::dump::Dump;
+use specdiff_core::format::DumpBuilder;
+use specdiff_core::model::Dump;
 use specdiff_core::report::RowKind;
 use specdiff_core::*;
 
@@ -11,7 +11,7 @@ fn diff(base: &Dump, head: &Dump) -> DiffReport {
 }
 
 /// One function `f` whose body is `body` (run on a fresh builder of `version`).
-fn one(version: &str, body: impl FnOnce(specdiff_core::builder::CodeBuilder) -> specdiff_core::builder::CodeBuilder) -> Dump {
+fn one(version: &str, body: impl FnOnce(specdiff_core::format::CodeBuilder) -> specdiff_core::format::CodeBuilder) -> Dump {
     let mut b = DumpBuilder::new(version);
     b.code("m", "<module>", 1).ins("RESUME", "", 1).ins("LOAD_CONST", "<code object f>", 1).ins("RETURN_VALUE", "", 1).finish();
     let c = b.code("m", "f", 3).ins("RESUME", "", 3).ins("LOAD_FAST", "p", 4);

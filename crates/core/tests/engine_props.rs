@@ -2,10 +2,10 @@
 //! order; diffing a dump with itself reports nothing; changes point at their rows.
 
 use proptest::prelude::*;
-use specdiff_core::align::{align_sites, AlignAlgorithm, AlignOptions};
-use specdiff_core::builder::DumpBuilder;
-use specdiff_core::dump::Dump;
-use specdiff_core::normalize::{Site, SiteTag};
+use specdiff_core::engine::{align_sites, AlignAlgorithm, AlignOptions};
+use specdiff_core::format::DumpBuilder;
+use specdiff_core::model::Dump;
+use specdiff_core::cpython::{Site, SiteTag};
 use specdiff_core::report::{Row, RowSide};
 use specdiff_core::*;
 
@@ -99,7 +99,7 @@ proptest! {
         prop_assert_eq!(bs, (0..b.len() as u32).collect::<Vec<_>>());
         prop_assert_eq!(hs, (0..h.len() as u32).collect::<Vec<_>>());
         for r in &rows {
-            if let (Some(i), Some(j), specdiff_core::align::RowKind::Same) = (r.base, r.head, r.kind) {
+            if let (Some(i), Some(j), specdiff_core::engine::RowKind::Same) = (r.base, r.head, r.kind) {
                 prop_assert_eq!(b[i as usize].key, h[j as usize].key);
             }
         }

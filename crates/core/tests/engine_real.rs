@@ -6,13 +6,13 @@ use specdiff_core::*;
 
 const VERSIONS: [&str; 3] = ["3.11", "3.12", "3.13"];
 
-fn load(name: &str) -> dump::Dump {
+fn load(name: &str) -> model::Dump {
     let path = format!("{}/tests/fixtures/dumps/{name}.json.gz", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (run scripts/make_fixtures.sh)"));
     read_dump(&path, &bytes, ReadLimits::default()).unwrap()
 }
 
-fn pair(program: &str, a: &str, b: &str, v: &str) -> (dump::Dump, dump::Dump, DiffReport) {
+fn pair(program: &str, a: &str, b: &str, v: &str) -> (model::Dump, model::Dump, DiffReport) {
     let (base, head) = (load(&format!("{program}-{a}-{v}")), load(&format!("{program}-{b}-{v}")));
     let r = diff_dumps(&base, &head, &DiffOptions::default()).unwrap();
     (base, head, r)

@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use specdiff_core::pystats::{parse_pystats, read_pystats, PystatsOptions};
-use specdiff_core::stats::{op_family, OpKind, Stats};
-use specdiff_core::stats_diff::{diff_stats, failure_kind_name, percent, summarize, Delta};
+use specdiff_core::format::{parse_pystats, read_pystats, PystatsOptions};
+use specdiff_core::cpython::{failure_kind_name, op_family, OpKind};
+use specdiff_core::model::Stats;
+use specdiff_core::report::{diff_stats, percent, summarize, Delta};
 
 const V313: Option<(u32, u32)> = Some((3, 13));
 

@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, File, MessageEvent, Url, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
-use specdiff_core::input::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
+use specdiff_core::format::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
 use specdiff_core::share::{self, SharePayload};
 
 use crate::engine::{Compression, InputFile, Pending, Session, BROWSER_LIMITS};
@@ -153,7 +153,7 @@ async fn decode_share(payload: &str) -> Result<SharePayload, InputError> {
 
 /// Inflates a gzip file with the browser's `DecompressionStream` (so the wasm carries no
 /// inflater or CRC tables), stopping as soon as more than `limit` bytes come out. Errors are
-/// the ones `specdiff_core::input` gives for the same file.
+/// the ones `specdiff_core::format` gives for the same file.
 async fn gunzip(blob: &Blob, limit: u64) -> Result<Vec<u8>, InputErrorKind> {
     inflate(blob, "gzip", limit).await.map_err(|e| match e {
         Inflate::Truncated => gzip_truncated(),

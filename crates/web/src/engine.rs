@@ -9,9 +9,9 @@
 
 use std::rc::Rc;
 
-use specdiff_core::dump::Dump;
-use specdiff_core::input::ReadLimits;
-use specdiff_core::stats::Stats;
+use specdiff_core::model::Dump;
+use specdiff_core::format::ReadLimits;
+use specdiff_core::model::Stats;
 
 use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;

@@ -4,12 +4,12 @@
 /// crate (each monomorphized copy costs kilobytes of wasm).
 pub fn sort_indices(v: &mut [usize], cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) {
     // The core's copy: the core sorts through it in wasm as well, so the two share one.
-    specdiff_core::diff::sort::sort_indices(v, cmp);
+    specdiff_core::util::sort_indices(v, cmp);
 }
 
 /// Sorts `v` stably by `cmp`, through the core's sort (in wasm, one shared index sort).
 pub fn sort_dyn<T>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
-    specdiff_core::diff::sort::sort_by(v, cmp);
+    specdiff_core::util::sort_by(v, cmp);
 }
 
 /// `s` in lower case, for the case-insensitive function search. Python names may be

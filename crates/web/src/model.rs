@@ -67,7 +67,7 @@ pub struct SideInfo {
 /// How a specialization site (or a whole function) compares between the runs: the core's
 /// `ChangeKind` (`Unchanged` for a single run); [`ClassText`] adds display names and
 /// plain-words descriptions.
-pub use specdiff_core::classify::ChangeKind as Class;
+pub use specdiff_core::engine::ChangeKind as Class;
 
 /// Display texts of a [`Class`].
 pub trait ClassText: Sized {

@@ -11,8 +11,7 @@
 
 use std::fmt::Write;
 
-use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::md_escape::{code, html, prose, text};
@@ -33,6 +32,8 @@ const NAME_WIDTH: usize = 120;
 const SOURCE_WIDTH: usize = 160;
 /// Room kept for the closing note.
 const NOTE_ROOM: usize = 400;
+/// Room a `--link` leaves at least for the rest of the comment (headline, runs, totals).
+const LINK_ROOM: usize = 4_000;
 
 fn chars(s: &str) -> usize {
     s.chars().count()
@@ -90,6 +91,19 @@ fn header(out: &mut String, input: &RenderInput) {
     let r = input.report;
     let s = &r.summary;
     let _ = writeln!(out, "## specdiff: {}\n", Headline::of(r).sentence());
+    match input.link {
+        Some(link) if chars(link) + LINK_ROOM <= GITHUB_COMMENT_LIMIT => {
+            let _ = writeln!(out, "**[open in the viewer]({link})**\n");
+        }
+        Some(link) => {
+            let _ = writeln!(
+                out,
+                "_The share link ({} characters) does not fit in a comment._\n",
+                grouped(chars(link) as u64)
+            );
+        }
+        None => {}
+    }
     for (name, run) in [("base", &r.base), ("head", &r.head)] {
         let samples = if run.samples > 0 {
             count(run.samples, "sample", "samples")
@@ -114,13 +128,7 @@ fn header(out: &mut String, input: &RenderInput) {
     let regs = if s.regressions == 0 {
         "none".to_string()
     } else {
-        format!(
-            "{} ({} lost, {} missing, {} backed off)",
-            count(s.regressions as u64, "site", "sites"),
-            s.counts.lost,
-            s.counts.missing,
-            s.counts.backed_off
-        )
+        format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r))
     };
     let _ = writeln!(
         out,
@@ -204,7 +212,9 @@ fn details(input: &RenderInput, f: &FunctionDiff) -> String {
         let src = change_source(input, f, c);
         let show = |sign: char, l: u32, t: &str| format!("{sign} {l:>4} │ {}", clip(t.trim(), SOURCE_WIDTH));
         let block: Vec<String> = match (&src.base, &src.head) {
-            (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => vec![show('-', *bl, bt), show('+', *hl, ht)],
+            (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => {
+                vec![show('-', *bl, bt), show('+', *hl, ht)]
+            }
             (_, Some((l, t))) | (Some((l, t)), None) => vec![show(' ', *l, t)],
             (None, None) => vec![],
         };
@@ -341,7 +351,8 @@ mod tests {
     fn big_reports_are_cut_to_the_limit_and_user_data_is_escaped() {
         let (base, head) = (dump(), dump());
         let r = report(3000);
-        let input = RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None };
+        let input =
+            RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None, link: None };
         let md = render(&input, GITHUB_COMMENT_LIMIT);
         assert!(chars(&md) < GITHUB_COMMENT_LIMIT, "{}", chars(&md));
         let shown = md.matches("\n<details><summary><code>").count();
@@ -359,6 +370,32 @@ mod tests {
         // A small limit still holds.
         let small = render(&input, 5_000);
         assert!(chars(&small) < 5_000, "{}", chars(&small));
+    }
+
+    #[test]
+    fn a_link_opens_the_comment_unless_it_crowds_out_the_rest() {
+        let (base, head) = (dump(), dump());
+        let r = report(3000);
+        let md_with = |link: &str| {
+            let input = RenderInput {
+                report: &r,
+                base: &base,
+                head: &head,
+                stats: None,
+                stats_note: None,
+                gate: None,
+                link: Some(link),
+            };
+            render(&input, GITHUB_COMMENT_LIMIT)
+        };
+        let link = format!("https://o.github.io/specdiff/#share=s1.{}", "A".repeat(20_000));
+        let md = md_with(&link);
+        assert_eq!(md.lines().nth(2), Some(format!("**[open in the viewer]({link})**").as_str()));
+        assert!(chars(&md) < GITHUB_COMMENT_LIMIT && md.contains("more functions not shown"));
+        let long = format!("https://o.github.io/specdiff/#share=s1.{}", "A".repeat(GITHUB_COMMENT_LIMIT));
+        let md = md_with(&long);
+        assert!(!md.contains("open in the viewer") && chars(&md) < GITHUB_COMMENT_LIMIT);
+        assert!(md.contains("_The share link (65,575 characters) does not fit in a comment._"), "{}", &md[..300]);
     }
 
     #[test]

@@ -9,13 +9,16 @@ pub mod markdown;
 mod md_escape;
 pub mod text;
 
-use specdiff_core::classify::Change;
-use specdiff_core::report::{DiffReport, FunctionDiff};
-use specdiff_core::stats_diff::StatsDiff;
-use specdiff_core::summary::Share;
+use specdiff_core::engine::Change;
+use specdiff_core::report::{DiffReport, FunctionDiff, Share, StatsDiff};
 use specdiff_core::Dump;
 
 use crate::gate::GateResult;
+
+// The words and numbers every output shares live once, in the core.
+pub use specdiff_core::report::wording::{
+    count, function_counts, grouped, lines, opnames as ops, other_changes, percent as pct, regression_kinds, Headline,
+};
 
 /// Everything a renderer may show.
 pub struct RenderInput<'a> {
@@ -31,20 +34,13 @@ pub struct RenderInput<'a> {
     pub stats_note: Option<&'a str>,
     /// The regression gate's verdict, with `--fail-on-regression`.
     pub gate: Option<&'a GateResult>,
+    /// The diff's share link for the viewer, with `--link`.
+    pub link: Option<&'a str>,
 }
 
 /// `module:qualname`.
 pub fn function_name(module: &str, qualname: &str) -> String {
     format!("{module}:{qualname}")
-}
-
-/// `0.432` → `"43.2%"`; tiny non-zero shares show as `"<0.1%"`.
-pub fn pct(share: f64) -> String {
-    if share > 0.0 && share < 0.0005 {
-        "<0.1%".into()
-    } else {
-        format!("{:.1}%", share * 100.0)
-    }
 }
 
 /// `"72.1% (512/710)"`; `"–"` when there are no sites.
@@ -53,44 +49,6 @@ pub fn share(s: &Share) -> String {
         "–".into()
     } else {
         format!("{} ({}/{})", pct(s.share), s.specialized, s.sites)
-    }
-}
-
-/// `"1 site"` / `"3 sites"`.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// `12345` → `"12,345"`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `"BINARY_OP_ADD_INT → BINARY_OP"`, with `∅` for a missing side.
-pub fn ops(c: &Change) -> String {
-    match (c.base.as_deref(), c.head.as_deref()) {
-        (Some(b), Some(h)) if b == h => b.to_string(),
-        (b, h) => format!("{} → {}", b.unwrap_or("∅"), h.unwrap_or("∅")),
-    }
-}
-
-/// `"line 53 → 54"`, `"line 54"` when both sides agree.
-pub fn lines(c: &Change) -> String {
-    let show = |l: Option<u32>| l.map_or("?".to_string(), |l| l.to_string());
-    match (c.base_line, c.head_line) {
-        (Some(b), Some(h)) if b == h => format!("line {b}"),
-        (None, None) => String::new(),
-        (b, h) if c.base.is_none() => format!("line {}", show(h.or(b))),
-        (b, h) if c.head.is_none() => format!("line {}", show(b.or(h))),
-        (b, h) => format!("line {} → {}", show(b), show(h)),
     }
 }
 
@@ -131,91 +89,9 @@ pub fn hotness(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
     crate::gate::hotness_percent(input.report, f).map(|p| pct(p / 100.0))
 }
 
-/// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts.
-pub fn function_counts(f: &FunctionDiff) -> String {
-    use specdiff_core::ChangeKind;
-    let mut parts = vec![];
-    if f.regressions > 0 {
-        parts.push(count(f.regressions as u64, "regression", "regressions"));
-    }
-    for k in ChangeKind::ALL {
-        if k.is_regression() || k == ChangeKind::Unchanged {
-            continue;
-        }
-        let n = f.counts.get(k);
-        if n > 0 {
-            parts.push(format!("{n} {}", k.as_str().replace('_', " ")));
-        }
-    }
-    if parts.is_empty() {
-        parts.push("unchanged".into());
-    }
-    parts.join(" · ")
-}
-
 /// Families whose specialized share changed, in the report's (alphabetical) order.
-pub fn changed_families(report: &DiffReport) -> impl Iterator<Item = &specdiff_core::summary::FamilyCount> {
+pub fn changed_families(report: &DiffReport) -> impl Iterator<Item = &specdiff_core::report::FamilyCount> {
     report.summary.families.iter().filter(|f| f.base.sites != f.head.sites || f.base.specialized != f.head.specialized)
-}
-
-/// `"6 regressions in 4 functions"`-style headline numbers.
-pub struct Headline {
-    /// Regressed sites.
-    pub regressions: u32,
-    /// Functions with regressions.
-    pub regressed_functions: usize,
-    /// Gained sites.
-    pub gains: u32,
-    /// Functions with any changed site.
-    pub changed_functions: u32,
-}
-
-impl Headline {
-    /// The numbers of `report`.
-    pub fn of(report: &DiffReport) -> Self {
-        Headline {
-            regressions: report.summary.regressions,
-            regressed_functions: report.functions.iter().filter(|f| f.regressions > 0).count(),
-            gains: report.summary.counts.gained,
-            changed_functions: report.summary.changed,
-        }
-    }
-
-    /// One sentence: `"6 regressions in 4 functions, 1 gain"`.
-    pub fn sentence(&self) -> String {
-        if self.regressions == 0 && self.gains == 0 && self.changed_functions == 0 {
-            return "no specialization changes".into();
-        }
-        let mut s = if self.regressions == 0 {
-            "no regressions".to_string()
-        } else {
-            format!(
-                "{} in {}",
-                count(self.regressions as u64, "regression", "regressions"),
-                count(self.regressed_functions as u64, "function", "functions")
-            )
-        };
-        if self.gains > 0 {
-            s.push_str(&format!(", {}", count(self.gains as u64, "gain", "gains")));
-        }
-        s
-    }
-}
-
-/// Changes other than regressions and gains, over the whole run: `"1 changed, 2 added"`.
-pub fn other_changes(report: &DiffReport) -> String {
-    use specdiff_core::ChangeKind::*;
-    let c = &report.summary.counts;
-    let parts: Vec<String> = [(Churning, c.churning), (Changed, c.changed), (Added, c.added), (Removed, c.removed)]
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| format!("{n} {}", k.as_str()))
-        .collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        format!("{} sites", parts.join(", "))
-    }
 }
 
 /// Cuts `text` to at most `max` characters, ending in `…` when cut.

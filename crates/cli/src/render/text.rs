@@ -5,9 +5,8 @@
 
 use std::fmt::Write;
 
-use specdiff_core::classify::Change;
-use specdiff_core::report::{FunctionDiff, FunctionRef};
-use specdiff_core::stats_diff::{Delta, StatsDiff};
+use specdiff_core::engine::Change;
+use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::ChangeKind;
 
 use super::*;
@@ -104,6 +103,9 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     if let Some(g) = input.gate {
         gate(&mut out, g, p);
     }
+    if let Some(link) = input.link {
+        let _ = writeln!(out, "\nopen in the viewer: {link}");
+    }
     out
 }
 
@@ -115,13 +117,7 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     let regs = if s.regressions == 0 {
         p.green("none")
     } else {
-        p.red(&format!(
-            "{} ({} lost, {} missing, {} backed off)",
-            count(s.regressions as u64, "site", "sites"),
-            s.counts.lost,
-            s.counts.missing,
-            s.counts.backed_off
-        ))
+        p.red(&format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r)))
     };
     let _ = writeln!(out, "  regressions        {regs}");
     let gains = if s.counts.gained == 0 {

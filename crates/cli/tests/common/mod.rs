@@ -1,13 +1,17 @@
 //! Shared by the CLI integration tests: finds every CPython 3.11+ on this machine (pyenv's, and
-//! 3.14 as pyodide under node), reports which were skipped, and runs `specdiff`.
+//! 3.14 as pyodide under node), records which ran and which were skipped or missing
+//! (specdiff-test-support decides which), and runs `specdiff`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use specdiff_core::dump::{read_dump, Dump};
+use specdiff_core::format::read_dump;
+use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
+
+pub use specdiff_test_support::{ran, skip_or_fail, Need};
 
 /// One interpreter the tests run.
 #[derive(Debug, Clone)]
@@ -16,6 +20,8 @@ pub struct Interpreter {
     pub minor: &'static str,
     /// What to pass as `--python`.
     pub python: PathBuf,
+    /// How the test record names it: `3.12.1`, `3.14.2(pyodide)`, `3.11-pystats`.
+    pub label: String,
 }
 
 /// The repository root.
@@ -23,41 +29,42 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-/// pyenv's newest `minor.N` interpreter, if pyenv has one.
-pub fn pyenv_python(minor: &str) -> Option<PathBuf> {
-    let out = Command::new("pyenv").args(["versions", "--bare"]).output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let patch = |v: &str| -> Option<u32> { v.strip_prefix(minor)?.strip_prefix('.')?.parse().ok() };
-    let version = text.lines().map(str::trim).filter(|v| patch(v).is_some()).max_by_key(|v| patch(v))?.to_string();
-    let out = Command::new("pyenv").args(["prefix", &version]).output().ok()?;
-    let prefix = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    let python = prefix.join("bin/python3");
-    python.exists().then_some(python)
-}
-
 fn find(minor: &'static str) -> Result<Interpreter, String> {
     if minor == "3.14" {
         let root = repo_root();
         let wrapper = root.join("scripts/python-pyodide");
-        let package = root.join(".tools/npm/node_modules/pyodide/package.json");
+        let package = root.join(".tools/npm/node_modules/pyodide");
         if !wrapper.exists() {
             return Err("scripts/python-pyodide is missing".into());
         }
-        if !package.exists() {
-            return Err("pyodide is not installed (run scripts/setup.sh)".into());
+        if !package.join("package.json").exists() {
+            return Err("pyodide is not installed in .tools/npm".into());
         }
         if Command::new("node").arg("--version").output().is_err() {
             return Err("node is not installed".into());
         }
-        return Ok(Interpreter { minor, python: wrapper });
+        let version = specdiff_test_support::pyodide_python_version(&package).unwrap_or_else(|| minor.into());
+        return Ok(Interpreter { minor, python: wrapper, label: format!("{version}(pyodide)") });
     }
-    if let Some(p) = pyenv_python(minor) {
-        return Ok(Interpreter { minor, python: p });
+    if let Some((version, python)) = specdiff_test_support::pyenv_newest(minor) {
+        return Ok(Interpreter { minor, python, label: version });
     }
     let name = format!("python{minor}");
     match Command::new(&name).arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(Interpreter { minor, python: PathBuf::from(name) }),
+        Ok(o) if o.status.success() => {
+            let version = String::from_utf8_lossy(&o.stdout).trim().trim_start_matches("Python ").to_string();
+            Ok(Interpreter { minor, python: PathBuf::from(name), label: version })
+        }
         _ => Err(format!("no CPython {minor} found (pyenv or {name} on PATH)")),
+    }
+}
+
+/// What provides CPython `minor` (3.11–3.14) for the tests.
+fn need(minor: &str) -> Need {
+    if minor == "3.14" {
+        Need::pyodide()
+    } else {
+        Need::cpython(minor)
     }
 }
 
@@ -87,44 +94,42 @@ pub fn pystats_python(minor: &str) -> Result<PathBuf, String> {
     if p.is_file() {
         Ok(p)
     } else {
-        Err(format!("no CPython {minor} pystats build (scripts/build-pystats-python.sh {minor} makes one)"))
+        Err(format!("no {}", p.display()))
     }
 }
 
-/// Every interpreter present. Prints (once) which ran and which were skipped, and writes the
-/// same report to `target/specdiff-test-interpreters.txt` for the test script's summary.
+/// Every CPython 3.11–3.14 present, each recorded as run (see specdiff-test-support). One
+/// missing is a skip (its line printed once per test binary) or, where the setup must have
+/// installed it (`SPECDIFF_REQUIRE_INTERPRETERS=1`, `CI=true`), a failure of every test that
+/// asks.
 pub fn interpreters() -> &'static [Interpreter] {
     static FOUND: OnceLock<Vec<Interpreter>> = OnceLock::new();
     FOUND.get_or_init(|| {
         let mut found = Vec::new();
-        let mut report = String::new();
+        let mut verdicts = Vec::new();
         for minor in ["3.11", "3.12", "3.13", "3.14"] {
             match find(minor) {
                 Ok(i) => {
-                    report.push_str(&format!("CPython {minor}: ran ({})\n", i.python.display()));
+                    ran("interpreters", &i.label);
                     found.push(i);
                 }
-                Err(why) => report.push_str(&format!("CPython {minor}: SKIPPED ({why})\n")),
+                Err(why) => verdicts.push(specdiff_test_support::missing("interpreters", &need(minor), &why)),
             }
         }
-        // The pystats builds are not among `found` (the general tests do not run under them);
-        // tests/pystats_capture.rs does. Listed here so the report names them in every case.
-        for minor in PYSTATS_MINORS {
-            match pystats_python(minor) {
-                Ok(p) => report.push_str(&format!(
-                    "CPython {minor} --enable-pystats: ran ({}; by tests/pystats_capture.rs)\n",
-                    p.display()
-                )),
-                Err(why) => report.push_str(&format!("CPython {minor} --enable-pystats: SKIPPED ({why})\n")),
-            }
-        }
-        eprint!("{report}");
-        let target = repo_root().join("target");
-        let _ = std::fs::create_dir_all(&target);
-        let _ = std::fs::write(target.join("specdiff-test-interpreters.txt"), &report);
+        specdiff_test_support::act(verdicts);
         assert!(!found.is_empty(), "no CPython 3.11+ at all on this machine");
         found
     })
+}
+
+/// The interpreter of CPython `minor` (`"3.12"`) if present; if not, `test` skips (the
+/// caller returns) or fails, as [`skip_or_fail`] decides.
+pub fn interpreter(test: &str, minor: &str) -> Option<&'static Interpreter> {
+    let found = interpreters().iter().find(|i| i.minor == minor);
+    if found.is_none() {
+        skip_or_fail(test, &need(minor), &format!("CPython {minor} is not among the interpreters found"));
+    }
+    found
 }
 
 /// The `specdiff` binary under test.
@@ -167,7 +172,7 @@ pub fn read(path: &Path) -> Dump {
 }
 
 /// The code object `qualname` from a file ending in `file_suffix`.
-pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_core::dump::CodeInfo {
+pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_core::model::CodeInfo {
     d.code
         .iter()
         .find(|c| d.str(c.qualname) == qualname && d.files[c.file as usize].path.ends_with(file_suffix))
@@ -183,7 +188,7 @@ pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_
 }
 
 /// `(opname, argrepr, line)` of every instruction of `c`.
-pub fn listing(d: &Dump, c: &specdiff_core::dump::CodeInfo) -> Vec<(String, String, Option<u32>)> {
+pub fn listing(d: &Dump, c: &specdiff_core::model::CodeInfo) -> Vec<(String, String, Option<u32>)> {
     c.instructions
         .iter()
         .map(|i| (d.op(i).name.clone(), d.str(i.argrepr).to_string(), i.line))

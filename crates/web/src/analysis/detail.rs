@@ -1,9 +1,9 @@
 //! The function view: the core's aligned rows of one function laid out line by line, with the
 //! source lines between them, counters in plain words, and long unchanged stretches folded.
 
-use specdiff_core::dump::Dump;
+use specdiff_core::model::Dump;
 use specdiff_core::report::{Counter, CounterState, FunctionRows, InstrView, Row};
-use specdiff_core::summary::KindCounts;
+use specdiff_core::report::KindCounts;
 
 use super::{counts_of, status_of};
 use crate::format::{percent, plural};

@@ -9,21 +9,21 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use specdiff_core::classify::SiteView;
-use specdiff_core::diff::{DiffOptions, DiffSession};
-use specdiff_core::dump::Dump;
-use specdiff_core::matching::identity;
-use specdiff_core::normalize::{Normalizer, Side as CoreSide};
+use specdiff_core::engine::SiteView;
+use specdiff_core::report::{DiffOptions, DiffSession};
+use specdiff_core::model::Dump;
+use specdiff_core::engine::identity;
+use specdiff_core::cpython::{Normalizer, Side as CoreSide};
 use specdiff_core::report::{ChangeKind, DiffReport, FunctionRows};
-use specdiff_core::summary::{KindCounts, ShareTally};
+use specdiff_core::report::{KindCounts, ShareTally};
 
 use crate::model::{Class, Share};
 
 pub mod detail;
 pub mod summary;
 
-impl From<specdiff_core::summary::Share> for Share {
-    fn from(s: specdiff_core::summary::Share) -> Share {
+impl From<specdiff_core::report::Share> for Share {
+    fn from(s: specdiff_core::report::Share) -> Share {
         Share { specialized: s.specialized, sites: s.sites }
     }
 }

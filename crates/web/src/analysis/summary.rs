@@ -2,11 +2,11 @@
 //! all built by [`function_row`]), the run-level metrics, the family chart and the top list,
 //! for two runs ([`diff_summary`]) or one ([`single_summary`]).
 
-use specdiff_core::dump::Dump;
-use specdiff_core::matching::identity;
-use specdiff_core::normalize::Side as CoreSide;
+use specdiff_core::model::Dump;
+use specdiff_core::engine::identity;
+use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::Change;
-use specdiff_core::summary::{Hotness, ShareTally};
+use specdiff_core::report::{Hotness, ShareTally};
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
 use crate::format::{count, percent, plural, seconds, signed, sort_dyn, sort_indices};

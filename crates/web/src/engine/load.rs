@@ -1,9 +1,9 @@
 //! Loading files: where dropped files go ([`plan_load`]), reading dumps and raw pystats into
 //! [`Run`]s, and placing them on their sides. Parsing is `specdiff_core`'s.
 
-use specdiff_core::dump::Dump;
-use specdiff_core::input::{is_gzip, sniff, Sniffed};
-use specdiff_core::stats::Stats;
+use specdiff_core::model::Dump;
+use specdiff_core::format::{is_gzip, sniff, Sniffed};
+use specdiff_core::model::Stats;
 
 use super::{Run, Session, BROWSER_LIMITS};
 use crate::format::date;
@@ -194,11 +194,11 @@ fn read_run(side: Side, files: Vec<InputFile>, done: &mut usize, total: usize, o
     Ok(Run::new(info, dump.map(|(_, d)| d), stats))
 }
 
-/// Raw pystats files of one run, summed by `specdiff_core::pystats`. Numbered (3.11/3.12)
+/// Raw pystats files of one run, summed by `specdiff_core::format::read_pystats`. Numbered (3.11/3.12)
 /// files are read with the version of the dump loaded with them, when there is one.
 fn read_stats(files: &[InputFile], python: Option<(u32, u32)>) -> Result<Stats, String> {
-    let options = specdiff_core::pystats::PystatsOptions { python, limits: BROWSER_LIMITS };
-    specdiff_core::pystats::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options).map_err(|e| e.to_string())
+    let options = specdiff_core::format::PystatsOptions { python, limits: BROWSER_LIMITS };
+    specdiff_core::format::read_pystats(files.iter().map(|f| (f.name.as_str(), f.bytes.as_slice())), &options).map_err(|e| e.to_string())
 }
 
 pub(super) fn side_info(file: &str, dump: Option<&Dump>, stats_files: &[String]) -> SideInfo {

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use specdiff_core::dump::Dump;
+use specdiff_core::model::Dump;
 use specdiff_core::share::{self, ShareNote, SharePayload};
 
 use super::load::side_info;

@@ -1,14 +1,14 @@
 //! The stats tab's table: per family, the counters CPython keeps on the family head, base
-//! and head side by side, with the family's failure kinds (`specdiff_core::stats_diff`).
+//! and head side by side, with the family's failure kinds (`specdiff_core::report::diff_stats`).
 
-use specdiff_core::stats_diff::{failure_kind_deltas, summarize, FamilySummary};
+use specdiff_core::report::{failure_kind_deltas, summarize, FamilySummary};
 
 use super::{Run, Session};
 use crate::model::*;
 
 impl Session {
     /// The stats tab: per family, the counters CPython keeps on the family head
-    /// (`specdiff_core::stats_diff::summarize`), base and head side by side.
+    /// (`specdiff_core::report::summarize`), base and head side by side.
     pub fn stats_table(&self) -> StatsTable {
         let columns = ["total", "hit", "miss", "deopt", "deferred", "success", "failure"];
         let mut table = StatsTable {

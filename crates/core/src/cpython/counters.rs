@@ -1,0 +1,274 @@
+//! How to read an instruction's adaptive counter, per CPython version.
+//!
+//! This module owns the empirical knowledge recorded in `docs/engine.md` ("Counter
+//! semantics"): what the first inline cache word of a specializable instruction means in 3.11
+//! and in 3.12+, measured on CPython 3.11.7, 3.12.1 and 3.13.0. 3.14 is read with the 3.13
+//! rules (it could not be measured natively here).
+//!
+//! Summary of the measurements (word = raw 16-bit cache word, `value = word >> 4`,
+//! `backoff = word & 15`):
+//!
+//! | | 3.11 | 3.12, 3.13 |
+//! |---|---|---|
+//! | generic, never executed | word 0 (also before quickening) | word 17 = (1, 1) |
+//! | freshly specialized | word 53 | word 832 = (52, 0) |
+//! | one miss | word − 1 (the whole word) | value − 1 |
+//! | after the 53rd miss | `*_ADAPTIVE`, word 501 = (31, 5) | re-specializes (or generic at (0, 1)) |
+//! | failed attempt | backoff + 1, value = 2^backoff − 2 | backoff + 1, value = 2^backoff − 2 |
+//! | smallest backoff proving a failed attempt | 1 | 2 |
+//!
+//! Hits never restore a miss counter (measured: 5 misses then 5 hits leave it at 5 misses).
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::dump::{CounterKind, Dump, Instruction, OpInfo};
+
+/// Which counter layout and rules a CPython version uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterModel {
+    /// CPython 3.11: a raw miss counter on specialized forms, `*_ADAPTIVE` generic forms.
+    Py311,
+    /// CPython 3.12 and later: one backoff counter layout for warm-up and cool-down.
+    Py312,
+}
+
+/// The counter rules of one dump's interpreter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VersionRules {
+    /// `(major, minor)` of the interpreter.
+    pub version: (u32, u32),
+    /// The rules that apply.
+    pub model: CounterModel,
+    /// True when the rules were not measured on this version but assumed (3.14+: 3.13 rules).
+    pub assumed: bool,
+}
+
+/// The decoded meaning of one instruction's adaptive counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum CounterState {
+    /// A generic instruction whose counter is at its initial value: it has not executed since
+    /// quickening (or, in 3.11, the code has not been quickened yet).
+    Cold,
+    /// A generic instruction counting down to its next specialization attempt, with no
+    /// evidence of a failed attempt.
+    Warming,
+    /// A generic instruction whose backoff shows failed specialization attempts.
+    BackedOff {
+        /// Failed attempts the backoff proves (a lower bound; in 3.11 a specialization dropped
+        /// after 53 misses also shows as 5).
+        failures: u8,
+    },
+    /// A specialized instruction.
+    Specialized {
+        /// Misses since it was (last) specialized.
+        misses: u16,
+    },
+}
+
+/// One instruction's counter: the raw fields and what they mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counter {
+    /// `word >> 4`.
+    pub value: u16,
+    /// `word & 15`.
+    pub backoff: u8,
+    /// The interpretation.
+    #[serde(flatten)]
+    pub state: CounterState,
+}
+
+impl Counter {
+    /// Misses since specialization (0 unless specialized).
+    pub fn misses(&self) -> u16 {
+        match self.state {
+            CounterState::Specialized { misses } => misses,
+            _ => 0,
+        }
+    }
+
+    /// Failed specialization attempts evidenced (0 unless backed off).
+    pub fn failures(&self) -> u8 {
+        match self.state {
+            CounterState::BackedOff { failures } => failures,
+            _ => 0,
+        }
+    }
+
+    /// True when the counter shows the instruction never ran since quickening.
+    pub fn is_cold(&self) -> bool {
+        self.state == CounterState::Cold
+    }
+}
+
+impl VersionRules {
+    /// The rules for CPython `major.minor`.
+    pub fn new(major: u32, minor: u32) -> Self {
+        let version = (major, minor);
+        let model = if version <= (3, 11) { CounterModel::Py311 } else { CounterModel::Py312 };
+        VersionRules { version, model, assumed: !((3, 11)..(3, 14)).contains(&version) }
+    }
+
+    /// The rules for the interpreter that wrote `dump`.
+    pub fn of(dump: &Dump) -> Self {
+        let (major, minor) = dump.python.minor_version();
+        Self::new(major, minor)
+    }
+
+    /// The raw word of a freshly specialized instruction ("no misses since specialized").
+    pub fn specialized_start(self) -> u16 {
+        match self.model {
+            CounterModel::Py311 => 53,
+            CounterModel::Py312 => 52 << 4,
+        }
+    }
+
+    /// The raw word of a generic instruction that has not executed since quickening.
+    pub fn initial_word(self) -> u16 {
+        match self.model {
+            CounterModel::Py311 => 0,
+            CounterModel::Py312 => (1 << 4) | 1,
+        }
+    }
+
+    /// The backoff of a generic instruction before any failed attempt.
+    pub fn initial_backoff(self) -> u8 {
+        match self.model {
+            CounterModel::Py311 => 0,
+            CounterModel::Py312 => 1,
+        }
+    }
+
+    /// The backoff of an instruction that keeps failing (the maximum).
+    pub fn max_backoff(self) -> u8 {
+        12
+    }
+
+    /// Misses since specialization shown by the raw word of a specialized instruction.
+    pub fn misses(self, word: u16) -> u16 {
+        match self.model {
+            // 3.11 decrements the whole word per miss, from 53.
+            CounterModel::Py311 => 53u16.saturating_sub(word),
+            // 3.12+ decrements the value field per miss, from 52.
+            CounterModel::Py312 => 52u16.saturating_sub(word >> 4),
+        }
+    }
+
+    /// Failed attempts proven by the backoff of a generic instruction.
+    pub fn failures(self, backoff: u8) -> u8 {
+        match self.model {
+            // Quickening leaves backoff 0; each failure adds one.
+            CounterModel::Py311 => backoff,
+            // Warm-up starts at backoff 1, and a deopt followed by one failure also lands on 1.
+            CounterModel::Py312 => backoff.saturating_sub(1),
+        }
+    }
+
+    /// Reads the adaptive counter of `ins` (whose op is `op`); `None` when it has none.
+    pub fn read(self, op: &OpInfo, ins: &Instruction) -> Option<Counter> {
+        if op.counter != Some(CounterKind::Adaptive) {
+            return None;
+        }
+        let word = raw_word(ins)?;
+        let value = word >> 4;
+        let backoff = (word & 15) as u8;
+        let state = if op.specialized {
+            CounterState::Specialized { misses: self.misses(word) }
+        } else if word == self.initial_word() {
+            CounterState::Cold
+        } else {
+            match self.failures(backoff) {
+                0 => CounterState::Warming,
+                failures => CounterState::BackedOff { failures },
+            }
+        };
+        Some(Counter { value, backoff, state })
+    }
+
+    /// A label such as `"3.12"`.
+    pub fn label(self) -> String {
+        format!("{}.{}", self.version.0, self.version.1)
+    }
+}
+
+/// The first inline cache word of an instruction: element 6 when present, else rebuilt from
+/// the decoded counter (element 7).
+pub(crate) fn raw_word(ins: &Instruction) -> Option<u16> {
+    ins.cache
+        .first()
+        .copied()
+        .or_else(|| ins.counter.map(|(value, backoff)| (value << 4) | (backoff as u16 & 15)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(specialized: bool) -> OpInfo {
+        OpInfo {
+            name: if specialized { "LOAD_ATTR_SLOT".into() } else { "LOAD_ATTR".into() },
+            family: "LOAD_ATTR".into(),
+            specialized,
+            counter: Some(CounterKind::Adaptive),
+        }
+    }
+
+    fn ins(word: u16) -> Instruction {
+        Instruction {
+            offset: 0,
+            op: 0,
+            arg: None,
+            argrepr: 0,
+            line: None,
+            pos: None,
+            cache: vec![word],
+            counter: Some((word >> 4, (word & 15) as u8)),
+            churn: None,
+        }
+    }
+
+    fn state(rules: VersionRules, specialized: bool, word: u16) -> CounterState {
+        rules.read(&op(specialized), &ins(word)).unwrap().state
+    }
+
+    #[test]
+    fn py311_measured_values() {
+        let r = VersionRules::new(3, 11);
+        assert_eq!(state(r, true, 53), CounterState::Specialized { misses: 0 });
+        assert_eq!(state(r, true, 48), CounterState::Specialized { misses: 5 });
+        assert_eq!(state(r, true, 1), CounterState::Specialized { misses: 52 });
+        assert_eq!(state(r, false, 0), CounterState::Cold);
+        // First failed attempt right after quickening: (0, 1); then (2, 2), (6, 3) ...
+        assert_eq!(state(r, false, 1), CounterState::BackedOff { failures: 1 });
+        assert_eq!(state(r, false, 34), CounterState::BackedOff { failures: 2 });
+        assert_eq!(state(r, false, 65516), CounterState::BackedOff { failures: 12 });
+    }
+
+    #[test]
+    fn py312_measured_values() {
+        for minor in [12, 13, 14] {
+            let r = VersionRules::new(3, minor);
+            assert_eq!(state(r, true, 832), CounterState::Specialized { misses: 0 });
+            assert_eq!(state(r, true, 752), CounterState::Specialized { misses: 5 });
+            assert_eq!(state(r, true, 0), CounterState::Specialized { misses: 52 });
+            assert_eq!(state(r, false, 17), CounterState::Cold);
+            assert_eq!(state(r, false, 1), CounterState::Warming);
+            assert_eq!(state(r, false, 34), CounterState::BackedOff { failures: 1 });
+            assert_eq!(state(r, false, 7436), CounterState::BackedOff { failures: 11 });
+        }
+        assert!(VersionRules::new(3, 14).assumed);
+        assert!(!VersionRules::new(3, 13).assumed);
+    }
+
+    #[test]
+    fn no_counter_without_adaptive_kind() {
+        let mut o = op(false);
+        o.counter = Some(CounterKind::Jit);
+        assert!(VersionRules::new(3, 13).read(&o, &ins(260)).is_none());
+        let mut i = ins(5);
+        i.cache.clear();
+        i.counter = Some((3, 5));
+        assert_eq!(raw_word(&i), Some(53));
+    }
+}

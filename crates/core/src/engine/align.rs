@@ -1,0 +1,256 @@
+//! Aligning the sites of one matched pair of code objects.
+//!
+//! Three passes, each order-preserving (see `docs/engine.md`, "Alignment"):
+//! 1. a diff (`similar`, Myers by default) of the normalized keys: equal keys are `same` rows;
+//! 2. inside each changed region, a second diff on the family part of the keys pairs sites
+//!    whose operand changed (`p.x` → `p.y`): `modified` rows;
+//! 3. inside what is left, an attribute load on one side is paired with a `getattr(...)`
+//!    call on the other (the only cross-family rewrite the engine recognizes): `rewritten`.
+//!
+//! Everything else is `base_only` or `head_only`. Every site of both sides appears in
+//! exactly one row, in order.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+#[cfg(feature = "align-algorithms")]
+use similar::{capture_diff_slices_deadline, Algorithm};
+use similar::DiffOp;
+
+use crate::cpython::normalize::{Site, SiteTag};
+
+/// How two sites were put side by side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// Same key on both sides.
+    Same,
+    /// Same family, different operand.
+    Modified,
+    /// An attribute load on one side, a `getattr()` call on the other.
+    Rewritten,
+    /// Only in base.
+    BaseOnly,
+    /// Only in head.
+    HeadOnly,
+}
+
+/// One aligned row: site indices into the two sides' site lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlignedRow {
+    /// How the sites relate.
+    pub kind: RowKind,
+    /// Base site index.
+    pub base: Option<u32>,
+    /// Head site index.
+    pub head: Option<u32>,
+}
+
+/// The diff algorithm for the first pass.
+///
+/// Without the cargo feature `align-algorithms` (on by default; the web viewer turns it off to
+/// link only Myers) every choice runs Myers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlignAlgorithm {
+    /// `similar`'s Myers with its built-in, deterministic work limit (the default).
+    #[default]
+    Myers,
+    /// Patience diff (anchors on keys unique on both sides).
+    Patience,
+    /// Histogram diff.
+    Histogram,
+    /// Classic LCS table (quadratic memory: small code objects only).
+    Lcs,
+}
+
+#[cfg(feature = "align-algorithms")]
+impl AlignAlgorithm {
+    fn similar(self) -> Algorithm {
+        match self {
+            AlignAlgorithm::Myers => Algorithm::Myers,
+            AlignAlgorithm::Patience => Algorithm::Patience,
+            AlignAlgorithm::Histogram => Algorithm::Histogram,
+            AlignAlgorithm::Lcs => Algorithm::Lcs,
+        }
+    }
+}
+
+/// Alignment settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AlignOptions {
+    /// The first-pass algorithm.
+    pub algorithm: AlignAlgorithm,
+    /// A wall-clock limit per code object pair, in milliseconds. `None` (the default) keeps
+    /// results reproducible; Myers' work limit already bounds the worst case. Ignored on
+    /// `wasm32`, where `std::time::Instant` is unavailable.
+    pub deadline_ms: Option<u64>,
+}
+
+/// Aligns two site lists.
+pub fn align_sites(base: &[Site], head: &[Site], options: &AlignOptions) -> Vec<AlignedRow> {
+    let bk: Vec<u64> = base.iter().map(|s| s.key).collect();
+    let hk: Vec<u64> = head.iter().map(|s| s.key).collect();
+    let ops = diff(options, &bk, &hk);
+    let mut out = Vec::with_capacity(base.len().max(head.len()));
+    for_each_region(&ops, |equal, b, h| {
+        if equal {
+            for (i, j) in b.zip(h) {
+                out.push(row(RowKind::Same, Some(i), Some(j)));
+            }
+        } else {
+            region(base, head, b, h, options, &mut out);
+        }
+    });
+    out
+}
+
+fn diff(options: &AlignOptions, old: &[u64], new: &[u64]) -> Vec<DiffOp> {
+    #[cfg(not(target_arch = "wasm32"))]
+    let deadline = options
+        .deadline_ms
+        .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
+    #[cfg(target_arch = "wasm32")]
+    let deadline = None;
+    capture_diff_slices_deadline(options.algorithm.similar(), old, new, deadline)
+}
+
+/// Without `align-algorithms`: every choice runs Myers, and only Myers is linked (`similar`
+/// picks its algorithm at run time, so naming one links them all).
+#[cfg(not(feature = "align-algorithms"))]
+struct Myers;
+
+#[cfg(not(feature = "align-algorithms"))]
+impl AlignAlgorithm {
+    fn similar(self) -> Myers {
+        Myers
+    }
+}
+
+#[cfg(not(feature = "align-algorithms"))]
+fn capture_diff_slices_deadline(_: Myers, old: &[u64], new: &[u64], deadline: Option<std::time::Instant>) -> Vec<DiffOp> {
+    myers_only(old, new, deadline)
+}
+
+/// What `similar::capture_diff_slices_deadline(Algorithm::Myers, …)` does (a test checks it).
+#[cfg(any(test, not(feature = "align-algorithms")))]
+fn myers_only(old: &[u64], new: &[u64], deadline: Option<std::time::Instant>) -> Vec<DiffOp> {
+    use similar::algorithms::{myers, Capture, Compact, Replace};
+    let mut d = Compact::new(Replace::new(Capture::new()), old, new);
+    match myers::diff_deadline(&mut d, old, 0..old.len(), new, 0..new.len(), deadline) {
+        Ok(()) => d.into_inner().into_inner().into_ops(),
+        Err(never) => match never {},
+    }
+}
+
+fn row(kind: RowKind, base: Option<usize>, head: Option<usize>) -> AlignedRow {
+    AlignedRow { kind, base: base.map(|i| i as u32), head: head.map(|i| i as u32) }
+}
+
+/// Calls `f(equal, base_range, head_range)` for maximal runs of equal and of changed items.
+fn for_each_region(ops: &[DiffOp], mut f: impl FnMut(bool, Range<usize>, Range<usize>)) {
+    let mut pending: Option<(Range<usize>, Range<usize>)> = None;
+    for op in ops {
+        let (o, n) = (op.old_range(), op.new_range());
+        if let DiffOp::Equal { .. } = op {
+            if let Some((b, h)) = pending.take() {
+                f(false, b, h);
+            }
+            f(true, o, n);
+        } else {
+            pending = Some(match pending.take() {
+                Some((b, h)) => (b.start..o.end.max(b.end), h.start..n.end.max(h.end)),
+                None => (o, n),
+            });
+        }
+    }
+    if let Some((b, h)) = pending {
+        f(false, b, h);
+    }
+}
+
+/// Second and third passes on a changed region.
+fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, options: &AlignOptions, out: &mut Vec<AlignedRow>) {
+    if b.is_empty() || h.is_empty() {
+        out.extend(b.map(|i| row(RowKind::BaseOnly, Some(i), None)));
+        out.extend(h.map(|j| row(RowKind::HeadOnly, None, Some(j))));
+        return;
+    }
+    let bf: Vec<u64> = base[b.clone()].iter().map(|s| s.family_id() as u64).collect();
+    let hf: Vec<u64> = head[h.clone()].iter().map(|s| s.family_id() as u64).collect();
+    let ops = diff(options, &bf, &hf);
+    for_each_region(&ops, |equal, rb, rh| {
+        let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
+        if equal {
+            for (i, j) in rb.zip(rh) {
+                out.push(row(RowKind::Modified, Some(i), Some(j)));
+            }
+        } else {
+            rewrites(base, head, rb, rh, out);
+        }
+    });
+}
+
+/// Third pass: pairs attribute loads with `getattr()` calls, in order; the rest is one-sided.
+fn rewrites(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, out: &mut Vec<AlignedRow>) {
+    let (mut bi, mut hj) = (b.start, h.start);
+    let rewrite = |x: SiteTag, y: SiteTag| {
+        matches!((x, y), (SiteTag::AttrLoad, SiteTag::GetattrCall) | (SiteTag::GetattrCall, SiteTag::AttrLoad))
+    };
+    for i in b.clone() {
+        if i < bi {
+            continue;
+        }
+        let Some(j) = (hj..h.end).find(|&j| rewrite(base[i].tag, head[j].tag)) else { continue };
+        out.extend((bi..i).map(|x| row(RowKind::BaseOnly, Some(x), None)));
+        out.extend((hj..j).map(|y| row(RowKind::HeadOnly, None, Some(y))));
+        out.push(row(RowKind::Rewritten, Some(i), Some(j)));
+        bi = i + 1;
+        hj = j + 1;
+    }
+    out.extend((bi..b.end).map(|x| row(RowKind::BaseOnly, Some(x), None)));
+    out.extend((hj..h.end).map(|y| row(RowKind::HeadOnly, None, Some(y))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(fam: u32, operand: u32, tag: SiteTag) -> Site {
+        Site { start: 0, end: 1, primary: 0, spec: 0, key: ((fam as u64) << 32) | operand as u64, tag }
+    }
+
+    fn p(fam: u32, operand: u32) -> Site {
+        site(fam, operand, SiteTag::Plain)
+    }
+
+    #[test]
+    fn same_modified_and_one_sided() {
+        let base = [p(1, 1), p(2, 5), p(3, 0)];
+        let head = [p(1, 1), p(2, 6), p(4, 0), p(3, 0)];
+        let rows = align_sites(&base, &head, &AlignOptions::default());
+        let kinds: Vec<RowKind> = rows.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [RowKind::Same, RowKind::Modified, RowKind::HeadOnly, RowKind::Same]);
+    }
+
+    #[cfg(feature = "align-algorithms")]
+    proptest::proptest! {
+        /// The Myers-only path (the web viewer's build) gives exactly `similar`'s Myers ops.
+        #[test]
+        fn myers_only_is_similar_myers(
+            old in proptest::collection::vec(0u64..6, 0..60),
+            new in proptest::collection::vec(0u64..6, 0..60),
+        ) {
+            proptest::prop_assert_eq!(myers_only(&old, &new, None), capture_diff_slices_deadline(Algorithm::Myers, &old, &new, None));
+        }
+    }
+
+    #[test]
+    fn attribute_load_pairs_with_getattr_call() {
+        let (lf, la, lg, call) = (1, 2, 3, 4);
+        let base = [p(lf, 10), site(la, 20, SiteTag::AttrLoad), p(9, 0)];
+        let head = [p(lg, 30), p(lf, 10), p(lf, 11), site(call, 2, SiteTag::GetattrCall), p(9, 0)];
+        let rows = align_sites(&base, &head, &AlignOptions::default());
+        assert!(rows.contains(&AlignedRow { kind: RowKind::Rewritten, base: Some(1), head: Some(3) }), "{rows:?}");
+    }
+}

@@ -1,0 +1,375 @@
+//! Classifying aligned sites: what happened to each specialization site between two runs.
+//!
+//! A *specialization site* is a site whose instruction has an adaptive counter (`ops[3]` is
+//! `"adaptive"`). A paired row where only one side is a site (a family that specializes in
+//! one CPython version only, like 3.11's `FOR_ITER`) is `unchanged`. For every aligned row of such sites the classifier
+//! picks one [`ChangeKind`], by these rules in order (`docs/engine.md`, "Classification"):
+//!
+//! 1. only in base → `removed`; only in head → `added`;
+//! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
+//!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
+//! 3. base specialized, head not → `lost`;
+//! 4. head's churn (opname flips seen by the sampler) above base's → `churning`;
+//! 5. base not specialized, head specialized → `gained`;
+//! 6. both specialized, different specializations → `changed`;
+//! 7. same specialization, head's counter shows more misses than base's → `missing`;
+//! 8. both generic, head's backoff proves more failed attempts than base's → `backed_off`;
+//! 9. otherwise `unchanged`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::align::RowKind;
+use crate::cpython::counters::{Counter, VersionRules};
+use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
+use crate::cpython::normalize::{canonical_opname, normalize_argrepr, Site, SiteTag};
+
+/// What happened to one site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// Specialized in base, generic (or rewritten away) in head.
+    Lost,
+    /// Same specialization, but head's counter shows more misses since specialization.
+    Missing,
+    /// Generic on both sides; head's backoff shows more failed specialization attempts.
+    BackedOff,
+    /// The sampler saw head's opname flip at this site more often than base's.
+    Churning,
+    /// Specialized on both sides, differently.
+    Changed,
+    /// Generic in base, specialized in head.
+    Gained,
+    /// A specialization site only head has (code edit).
+    Added,
+    /// A specialization site only base has (code edit).
+    Removed,
+    /// Nothing changed.
+    Unchanged,
+}
+
+impl ChangeKind {
+    /// Every kind, in report order.
+    pub const ALL: [ChangeKind; 9] = [
+        ChangeKind::Lost,
+        ChangeKind::Missing,
+        ChangeKind::BackedOff,
+        ChangeKind::Churning,
+        ChangeKind::Changed,
+        ChangeKind::Gained,
+        ChangeKind::Added,
+        ChangeKind::Removed,
+        ChangeKind::Unchanged,
+    ];
+
+    /// The JSON name, e.g. `"backed_off"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Lost => "lost",
+            ChangeKind::Missing => "missing",
+            ChangeKind::BackedOff => "backed_off",
+            ChangeKind::Churning => "churning",
+            ChangeKind::Changed => "changed",
+            ChangeKind::Gained => "gained",
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Unchanged => "unchanged",
+        }
+    }
+
+    /// Counted in a function's `regressions`: `lost`, `missing` and `backed_off`.
+    pub fn is_regression(self) -> bool {
+        matches!(self, ChangeKind::Lost | ChangeKind::Missing | ChangeKind::BackedOff)
+    }
+}
+
+/// Thresholds of the classifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassifyOptions {
+    /// Misses head must show (beyond base's) to be `missing`.
+    pub min_misses: u16,
+    /// Flips head must show (beyond base's) to be `churning`.
+    pub min_flips: u32,
+}
+
+impl Default for ClassifyOptions {
+    fn default() -> Self {
+        ClassifyOptions { min_misses: 1, min_flips: 1 }
+    }
+}
+
+/// Churn seen at one side of a site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChurnInfo {
+    /// Opname changes the sampler saw.
+    pub flips: u32,
+    /// `flips` minus the warm-up transitions (generic forms seen before the first
+    /// specialization, e.g. 3.11 `LOAD_GLOBAL` → `LOAD_GLOBAL_ADAPTIVE` →
+    /// `LOAD_GLOBAL_BUILTIN`): the re-specializations and deopts the classifier counts.
+    pub effective_flips: u32,
+    /// Opnames seen, in order of first sight.
+    pub seen: Vec<String>,
+}
+
+/// Builds a [`ChurnInfo`] from a dump's churn record.
+pub(crate) fn churn_info(dump: &Dump, c: &crate::model::dump::Churn) -> ChurnInfo {
+    let ops = &dump.ops;
+    let warmup = c
+        .seen
+        .iter()
+        .position(|&o| ops[o as usize].specialized)
+        .unwrap_or(c.seen.len().saturating_sub(1)) as u32;
+    ChurnInfo {
+        flips: c.flips,
+        effective_flips: c.flips.saturating_sub(warmup),
+        seen: c.seen.iter().map(|&o| ops[o as usize].name.clone()).collect(),
+    }
+}
+
+/// One classified site: the unit of every report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// What happened.
+    pub kind: ChangeKind,
+    /// The instruction family (head's spelling when head has the site).
+    pub family: String,
+    /// Base opname (the specialization, when there is one).
+    pub base: Option<String>,
+    /// Head opname.
+    pub head: Option<String>,
+    /// Base source line.
+    pub base_line: Option<u32>,
+    /// Head source line.
+    pub head_line: Option<u32>,
+    /// Why, when an explanation rule recognizes the cause.
+    pub explanation: Option<String>,
+    /// The operand (`argrepr`, normalized), e.g. the attribute or global name.
+    pub operand: Option<String>,
+    /// Base byte offset.
+    pub base_offset: Option<u32>,
+    /// Head byte offset.
+    pub head_offset: Option<u32>,
+    /// Base counter.
+    pub base_counter: Option<Counter>,
+    /// Head counter.
+    pub head_counter: Option<Counter>,
+    /// Base churn.
+    pub base_churn: Option<ChurnInfo>,
+    /// Head churn.
+    pub head_churn: Option<ChurnInfo>,
+    /// Sampler hits on the site's line in head (in base for removed sites).
+    pub hotness: u64,
+    /// Head's source text of the line (base's for removed sites).
+    pub source: Option<String>,
+    /// How the sites were aligned.
+    pub row_kind: RowKind,
+    /// Index of the row in [`crate::report::diff::function_rows`]' output.
+    pub row: u32,
+}
+
+/// One side of an aligned site, with what the classifier reads from it.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteView<'a> {
+    /// The dump.
+    pub dump: &'a Dump,
+    /// The code object.
+    pub code: &'a CodeInfo,
+    /// The site.
+    pub site: Site,
+    /// Counter rules of the dump's interpreter.
+    pub rules: VersionRules,
+}
+
+impl<'a> SiteView<'a> {
+    /// The instruction standing for the site's specialization.
+    pub fn spec(&self) -> &'a Instruction {
+        &self.code.instructions[self.site.spec as usize]
+    }
+    /// The instruction the key describes.
+    pub fn primary(&self) -> &'a Instruction {
+        &self.code.instructions[self.site.primary as usize]
+    }
+    /// The op of [`Self::spec`].
+    pub fn op(&self) -> &'a OpInfo {
+        self.dump.op(self.spec())
+    }
+    /// Has an adaptive counter.
+    pub fn is_site(&self) -> bool {
+        self.op().counter == Some(CounterKind::Adaptive)
+            || self.dump.op(self.primary()).counter == Some(CounterKind::Adaptive)
+    }
+    /// Is specialized.
+    pub fn specialized(&self) -> bool {
+        self.op().specialized
+    }
+    /// The counter of the specialization instruction.
+    pub fn counter(&self) -> Option<Counter> {
+        self.rules.read(self.op(), self.spec())
+    }
+    /// The site's family as the dump spells it (the primary's).
+    pub fn family(&self) -> &'a str {
+        &self.dump.op(self.primary()).family
+    }
+    /// Source line.
+    pub fn line(&self) -> Option<u32> {
+        self.spec().line.or(self.primary().line)
+    }
+    /// Sampler hits on the site's line.
+    pub fn hotness(&self) -> u64 {
+        let Some(line) = self.line() else { return 0 };
+        let ls = &self.code.line_samples;
+        ls.binary_search_by_key(&line, |&(l, _)| l).map(|i| ls[i].1).unwrap_or(0)
+    }
+    /// Churn recorded on any instruction of the site (the largest).
+    pub fn churn(&self) -> Option<ChurnInfo> {
+        let ins = &self.code.instructions[self.site.start as usize..self.site.end as usize];
+        let c = ins.iter().filter_map(|i| i.churn.as_ref()).max_by_key(|c| c.flips)?;
+        Some(churn_info(self.dump, c))
+    }
+    fn flips(&self) -> u32 {
+        self.churn().map_or(0, |c| c.effective_flips)
+    }
+    /// The normalized operand.
+    pub fn operand(&self) -> Option<String> {
+        let p = self.primary();
+        (p.argrepr != 0).then(|| normalize_argrepr(self.dump.str(p.argrepr))).filter(|s| !s.is_empty())
+    }
+    /// The source text of the site's line.
+    pub fn source(&self) -> Option<String> {
+        self.dump.source_line(self.code.file, self.line()?).map(str::to_string)
+    }
+}
+
+/// Classifies one aligned row; `None` when neither side is a specialization site.
+pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
+    let (b, h) = match (b, h) {
+        (None, None) => return None,
+        (Some(b), None) => return b.is_site().then_some(ChangeKind::Removed),
+        (None, Some(h)) => return h.is_site().then_some(ChangeKind::Added),
+        (Some(b), Some(h)) => (b, h),
+    };
+    if !b.is_site() && !h.is_site() {
+        return None;
+    }
+    if b.is_site() != h.is_site() {
+        // The family specializes on one version only (3.11 `FOR_ITER`): not comparable.
+        return Some(ChangeKind::Unchanged);
+    }
+    let (sb, sh) = (b.is_site() && b.specialized(), h.is_site() && h.specialized());
+    if kind == RowKind::Rewritten {
+        return Some(if b.site.tag == SiteTag::AttrLoad && sb {
+            ChangeKind::Lost
+        } else if h.site.tag == SiteTag::AttrLoad && sh {
+            ChangeKind::Gained
+        } else {
+            ChangeKind::Changed
+        });
+    }
+    let (cb, ch) = (b.counter(), h.counter());
+    Some(if sb && !sh {
+        ChangeKind::Lost
+    } else if h.flips() >= b.flips().saturating_add(opts.min_flips) {
+        ChangeKind::Churning
+    } else if !sb && sh {
+        ChangeKind::Gained
+    } else if sb && sh {
+        let same = if b.rules.version == h.rules.version {
+            b.op().name == h.op().name
+        } else {
+            canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
+        };
+        let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
+        if !same {
+            ChangeKind::Changed
+        } else if mh >= mb.saturating_add(opts.min_misses) {
+            ChangeKind::Missing
+        } else {
+            ChangeKind::Unchanged
+        }
+    } else {
+        let (fb, fh) = (cb.map_or(0, |c| c.failures()), ch.map_or(0, |c| c.failures()));
+        if fh > fb {
+            ChangeKind::BackedOff
+        } else {
+            ChangeKind::Unchanged
+        }
+    })
+}
+
+/// Builds the [`Change`] record of a classified row (explanation left empty).
+pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
+    let attr_side = match (row_kind, b, h) {
+        (RowKind::Rewritten, Some(b), _) if b.site.tag == SiteTag::AttrLoad => b,
+        (RowKind::Rewritten, _, Some(h)) if h.site.tag == SiteTag::AttrLoad => h,
+        (_, _, Some(h)) => h,
+        (_, Some(b), None) => b,
+        (_, None, None) => unreachable!("a change has at least one side"),
+    };
+    let main = h.or(b).expect("a change has at least one side");
+    let local = if h.is_some() && kind != ChangeKind::Removed { h } else { b };
+    let local = local.unwrap_or(main);
+    Change {
+        kind,
+        family: attr_side.family().to_string(),
+        base: b.map(|v| v.op().name.clone()),
+        head: h.map(|v| v.op().name.clone()),
+        base_line: b.and_then(|v| v.line()),
+        head_line: h.and_then(|v| v.line()),
+        explanation: None,
+        operand: attr_side.operand(),
+        base_offset: b.map(|v| v.spec().offset),
+        head_offset: h.map(|v| v.spec().offset),
+        base_counter: b.and_then(|v| v.counter()),
+        head_counter: h.and_then(|v| v.counter()),
+        base_churn: b.and_then(|v| v.churn()),
+        head_churn: h.and_then(|v| v.churn()),
+        hotness: local.hotness(),
+        source: local.source(),
+        row_kind,
+        row,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::builder::DumpBuilder;
+    use crate::cpython::normalize::{Normalizer, Side};
+
+    /// Classifies the single site of `f` in two one-instruction dumps.
+    fn kind(base: (&str, u16), head: (&str, u16), row: RowKind) -> Option<ChangeKind> {
+        let mk = |(op, word): (&str, u16)| {
+            let mut b = DumpBuilder::new("3.12.1");
+            b.code("m", "f", 1).ins(op, "x", 1).word(word).finish();
+            b.build()
+        };
+        let (bd, hd) = (mk(base), mk(head));
+        let mut n = Normalizer::new(&bd, &hd);
+        let (bs, hs) = (n.sites(Side::Base, 0)[0], n.sites(Side::Head, 0)[0]);
+        let view = |d, site| SiteView { dump: d, code: &d.code[0], site, rules: VersionRules::new(3, 12) };
+        classify(Some(&view(&bd, bs)), Some(&view(&hd, hs)), row, &ClassifyOptions::default())
+    }
+
+    #[test]
+    fn kinds_from_opnames_and_counters() {
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR", 34), RowKind::Same), Some(ChangeKind::Lost));
+        assert_eq!(kind(("LOAD_ATTR", 34), ("LOAD_ATTR_SLOT", 832), RowKind::Same), Some(ChangeKind::Gained));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR_PROPERTY", 832), RowKind::Same), Some(ChangeKind::Changed));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR_SLOT", 816), RowKind::Same), Some(ChangeKind::Missing));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 816), ("LOAD_ATTR_SLOT", 816), RowKind::Same), Some(ChangeKind::Unchanged));
+        assert_eq!(kind(("LOAD_ATTR", 34), ("LOAD_ATTR", 99), RowKind::Same), Some(ChangeKind::BackedOff));
+        assert_eq!(kind(("LOAD_ATTR", 17), ("LOAD_ATTR", 1), RowKind::Same), Some(ChangeKind::Unchanged));
+        assert_eq!(kind(("LOAD_FAST", 0), ("LOAD_FAST", 0), RowKind::Same), None);
+    }
+
+    #[test]
+    fn effective_flips_exclude_warm_up() {
+        let mut b = DumpBuilder::new("3.11.7");
+        let ops: Vec<u32> = ["LOAD_GLOBAL", "LOAD_GLOBAL_ADAPTIVE", "LOAD_GLOBAL_BUILTIN", "LOAD_GLOBAL_MODULE"].iter().map(|o| b.op(o)).collect();
+        let d = b.build();
+        let warm = churn_info(&d, &crate::model::dump::Churn { flips: 2, seen: ops[..3].to_vec() });
+        assert_eq!((warm.flips, warm.effective_flips), (2, 0));
+        let churn = churn_info(&d, &crate::model::dump::Churn { flips: 7, seen: ops.clone() });
+        assert_eq!(churn.effective_flips, 5);
+        assert_eq!(churn.seen[3], "LOAD_GLOBAL_MODULE");
+    }
+}

@@ -1,0 +1,11 @@
+//! The diff engine's per-site work (`docs/engine.md`): pair the code objects of two runs
+//! (`matching.rs`), align the normalized sites of each pair (`align.rs`) and classify every
+//! aligned row (`classify.rs`). Assembling these into a report is [`crate::report`]'s job.
+
+pub(crate) mod align;
+pub(crate) mod classify;
+pub(crate) mod matching;
+
+pub use align::{align_sites, AlignAlgorithm, AlignOptions, AlignedRow, RowKind};
+pub use classify::{Change, ChangeKind, ChurnInfo, SiteView};
+pub use matching::identity;

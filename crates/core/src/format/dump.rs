@@ -1,0 +1,145 @@
+//! The dump reader and writer: a dump file (`docs/dump-format.md`) to a [`Dump`] and back.
+//! Reading checks everything a later stage relies on (types, table indices), so the rest of
+//! the crate can index the tables without re-checking.
+
+use crate::format::document::{load, DocumentKind};
+use crate::format::dump_scan::scan_dump;
+use crate::format::input::{InputError, InputErrorKind, ReadLimits};
+use crate::model::dump::{Dump, FORMAT_NAME, FORMAT_VERSION};
+
+/// Dumps, to the document reader.
+static DUMP: DocumentKind = DocumentKind {
+    format: FORMAT_NAME,
+    version: FORMAT_VERSION,
+    raw_pystats: Some("this is a raw pystats file (load it as stats, not as a dump)"),
+    others: &[],
+};
+
+/// Reads a dump from `bytes` (plain or gzip JSON). `file` names it in error messages.
+pub fn read_dump(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Dump, InputError> {
+    let document = load(file, bytes, limits)?.json(&DUMP)?;
+    // The fast path: a scanner for the canonical shape `specdiff dump` writes
+    // (src/format/dump_scan.rs). Anything else, and every error, goes through a plain typed
+    // parse; when that fails, the JSON path of the bad field is found from the error's position
+    // (tracking the path of every value while parsing would cost about as much as the parse
+    // itself, and a second copy of the deserialization code).
+    let dump: Dump = match scan_dump(document.content()) {
+        Some(d) => d,
+        None => document.parse()?,
+    };
+    document.check_parsed(&dump.format, dump.version)?;
+    validate(&dump).map_err(|kind| document.error(kind))?;
+    Ok(dump)
+}
+
+/// Checks every table index, so consumers can index without checks.
+fn validate(d: &Dump) -> Result<(), InputErrorKind> {
+    let bad = |path: String, detail: String| Err(InputErrorKind::BadField { path, detail });
+    let (ns, no, nf, nc) = (d.strings.len(), d.ops.len(), d.files.len(), d.code.len());
+    if d.strings.first().map(String::as_str) != Some("") {
+        return bad("strings[0]".into(), "must be the empty string".into());
+    }
+    for (fi, f) in d.files.iter().enumerate() {
+        let mut previous_end = 0u64;
+        for (ri, (first, lines)) in f.source.iter().enumerate() {
+            if (*first as u64) < previous_end {
+                return bad(format!("files[{fi}].source[{ri}]"), "runs overlap or are not ascending".into());
+            }
+            previous_end = *first as u64 + lines.len() as u64;
+            if let Some(j) = lines.iter().position(|&s| s as usize >= ns) {
+                return bad(
+                    format!("files[{fi}].source[{ri}][1][{j}]"),
+                    format!("string index {} out of range ({ns} strings)", lines[j]),
+                );
+            }
+        }
+    }
+    for (ci, c) in d.code.iter().enumerate() {
+        for (name, v) in [("module", c.module), ("qualname", c.qualname), ("name", c.name)] {
+            if v as usize >= ns {
+                return bad(format!("code[{ci}].{name}"), format!("string index {v} out of range ({ns} strings)"));
+            }
+        }
+        if c.file as usize >= nf {
+            return bad(format!("code[{ci}].file"), format!("file index {} out of range ({nf} files)", c.file));
+        }
+        if let Some(p) = c.parent {
+            if p as usize >= nc || p as usize == ci {
+                return bad(format!("code[{ci}].parent"), format!("code index {p} is not another code object"));
+            }
+        }
+        for (ii, ins) in c.instructions.iter().enumerate() {
+            let at = |k: usize| format!("code[{ci}].instructions[{ii}][{k}]");
+            if ins.op as usize >= no {
+                return bad(at(1), format!("op index {} out of range ({no} ops)", ins.op));
+            }
+            if ins.argrepr as usize >= ns {
+                return bad(at(3), format!("string index {} out of range ({ns} strings)", ins.argrepr));
+            }
+            if let Some(ch) = &ins.churn {
+                if let Some(&s) = ch.seen.iter().find(|&&s| s as usize >= no) {
+                    return bad(at(8), format!("op index {s} out of range ({no} ops)"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Serializes a dump as compact JSON.
+pub fn to_json(dump: &Dump) -> Vec<u8> {
+    serde_json::to_vec(dump).expect("a Dump always serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::builder::DumpBuilder;
+
+    fn message(bytes: &[u8]) -> String {
+        read_dump("d.json", bytes, ReadLimits::default()).unwrap_err().to_string()
+    }
+
+    /// Reading succeeds on the fast path; every failure comes back with the slow path's message
+    /// (JSON path of the bad field, line of a syntax error …).
+    #[test]
+    fn errors_name_the_json_path() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("__main__", "f", 1).ins("LOAD_FAST", "p", 2).ins("LOAD_ATTR_SLOT", "x", 2).finish();
+        let dump = b.build();
+        let good = to_json(&dump);
+        assert_eq!(read_dump("d.json", &good, ReadLimits::default()).unwrap(), dump);
+        let text = String::from_utf8(good).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+
+        let mut bad = v.clone();
+        bad["code"][0]["instructions"][0][1] = "LOAD_ATTR".into();
+        assert_eq!(
+            message(&serde_json::to_vec(&bad).unwrap()),
+            "d.json: bad field code[0].instructions[0][1]: invalid type: string \"LOAD_ATTR\", expected u32"
+        );
+        let mut bad = v.clone();
+        bad["run"]["sampler"]["samples"] = (-1).into();
+        assert_eq!(
+            message(&serde_json::to_vec(&bad).unwrap()),
+            "d.json: bad field run.sampler.samples: invalid value: integer `-1`, expected u64"
+        );
+        let mut bad = v.clone();
+        bad.as_object_mut().unwrap().remove("ops");
+        assert_eq!(message(&serde_json::to_vec(&bad).unwrap()), "d.json: bad field (top level): missing field `ops`");
+        v["format"] = "other".into();
+        assert_eq!(
+            message(&serde_json::to_vec(&v).unwrap()),
+            "d.json: not a specdiff dump: \"format\" is \"other\", expected \"specdiff-dump\""
+        );
+        // Trailing characters after the object.
+        assert_eq!(
+            message(format!("{text} x").as_bytes()),
+            format!("d.json: not JSON: syntax error at line 1 column {}", text.len() + 2)
+        );
+        let cut = &text[..text.len() / 2];
+        assert!(message(cut.as_bytes()).starts_with("d.json: truncated: the JSON ends early (line 1)"));
+        assert_eq!(message(b"{\"a\": [1, 2}"), "d.json: not JSON: syntax error at line 1 column 12");
+        assert_eq!(message(b"{\"format\": 1}"), "d.json: bad field format: invalid type: integer `1`, expected a string");
+    }
+}

@@ -1,0 +1,248 @@
+//! Raw input handling shared by every reader: size limits, gzip detection and the one error
+//! type whose one-line message names the file and what is wrong with it.
+
+use std::fmt;
+
+/// Limits applied before and during parsing, so hostile or accidental input cannot exhaust
+/// memory (the web viewer runs in a browser tab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Largest accepted input, in bytes, after decompression.
+    pub max_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        // A whole-program dump of ~7k code objects is ~10 MB of JSON; leave ample room.
+        ReadLimits { max_bytes: 512 * 1024 * 1024 }
+    }
+}
+
+/// What is wrong with an input file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputErrorKind {
+    /// The file has no bytes (or only white space).
+    Empty,
+    /// The file, or its decompressed content, exceeds [`ReadLimits::max_bytes`].
+    TooLarge {
+        /// Size seen (a lower bound when decompression was cut short).
+        bytes: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// The content ends early (cut-off download, interrupted write).
+    Truncated(String),
+    /// The content is not JSON at all.
+    NotJson(String),
+    /// Valid JSON (or text), but not the kind of file expected.
+    NotADump(String),
+    /// A dump written by a newer specdiff than this one.
+    NewerVersion {
+        /// Version found in the file.
+        found: u64,
+        /// Newest version this reader understands.
+        supported: u64,
+    },
+    /// A field has the wrong type or an impossible value; `path` is its JSON path.
+    BadField {
+        /// JSON path such as `code[12].instructions[3][1]`.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A raw pystats file with a line that is not `key : value`.
+    BadStatsLine {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Two inputs cannot be compared.
+    Incompatible(String),
+}
+
+/// An input that could not be read, with the file name it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// File name as the user gave it.
+    pub file: String,
+    /// What is wrong.
+    pub kind: InputErrorKind,
+}
+
+impl InputError {
+    /// Builds an error for `file`.
+    pub fn new(file: impl Into<String>, kind: InputErrorKind) -> Self {
+        InputError { file: file.into(), kind }
+    }
+}
+
+fn megabytes(bytes: u64) -> String {
+    let mb = bytes as f64 / (1024.0 * 1024.0);
+    if mb >= 10.0 {
+        format!("{mb:.0} MB")
+    } else {
+        format!("{mb:.1} MB")
+    }
+}
+
+impl fmt::Display for InputErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputErrorKind::Empty => write!(f, "empty file"),
+            InputErrorKind::TooLarge { bytes, limit } => {
+                write!(f, "too large ({}, limit {})", megabytes(*bytes), megabytes(*limit))
+            }
+            InputErrorKind::Truncated(d) => write!(f, "truncated: {d}"),
+            InputErrorKind::NotJson(d) => write!(f, "not JSON: {d}"),
+            InputErrorKind::NotADump(d) => write!(f, "not a specdiff dump: {d}"),
+            InputErrorKind::NewerVersion { found, supported } => write!(
+                f,
+                "newer format version {found} (this specdiff reads up to {supported}; upgrade specdiff)"
+            ),
+            InputErrorKind::BadField { path, detail } => write!(f, "bad field {path}: {detail}"),
+            InputErrorKind::BadStatsLine { line, detail } => {
+                write!(f, "not a pystats file: line {line}: {detail}")
+            }
+            InputErrorKind::Incompatible(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One line, always: messages are shown next to a file in the page and in CI logs.
+        let text = format!("{}: {}", self.file, self.kind);
+        f.write_str(&text.replace(['\n', '\r'], " "))
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// True when `bytes` starts with the gzip magic number.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.len() >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
+}
+
+/// Returns the content of `bytes`, decompressed when it is gzip, enforcing `limits`.
+pub(crate) fn decompressed<'a>(
+    file: &str,
+    bytes: &'a [u8],
+    limits: ReadLimits,
+) -> Result<std::borrow::Cow<'a, [u8]>, InputError> {
+    check_size(file, bytes.len(), limits.max_bytes)?;
+    if !is_gzip(bytes) {
+        return Ok(std::borrow::Cow::Borrowed(bytes));
+    }
+    gunzip(file, bytes, limits).map(std::borrow::Cow::Owned)
+}
+
+/// Refuses an input of `len` bytes when that is over `limit`.
+pub(crate) fn check_size(file: &str, len: usize, limit: u64) -> Result<(), InputError> {
+    if len as u64 > limit {
+        return Err(InputError::new(file, InputErrorKind::TooLarge { bytes: len as u64, limit }));
+    }
+    Ok(())
+}
+
+/// Inflates a gzip input (every member of a multi-member file), enforcing `limits`.
+#[cfg(feature = "gzip")]
+fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let err = |kind| InputError::new(file, kind);
+    // Guess the inflated size (JSON compresses ~5x), but never reserve past the limit: a
+    // hostile 200 MB .gz must not ask for 1.2 GB up front.
+    let guess = (bytes.len() as u64).saturating_mul(6).min(limits.max_bytes + 1);
+    let mut out = Vec::with_capacity(guess as usize);
+    // Read one byte past the limit so "exactly at the limit" and "over it" differ.
+    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes + 1);
+    match reader.read_to_end(&mut out) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(err(gzip_truncated())),
+        Err(e) => return Err(err(gzip_corrupt(&e.to_string()))),
+    }
+    check_size(file, out.len(), limits.max_bytes)?;
+    Ok(out)
+}
+
+/// What is wrong with a gzip input that stops early. Public so a caller that inflates gzip
+/// itself (the web viewer) reports it in the same words.
+pub fn gzip_truncated() -> InputErrorKind {
+    InputErrorKind::Truncated("the gzip stream ends early".into())
+}
+
+/// What is wrong with a gzip input that does not inflate (`why`: the inflater's reason).
+pub fn gzip_corrupt(why: &str) -> InputErrorKind {
+    InputErrorKind::NotADump(format!("corrupt gzip data ({why})"))
+}
+
+/// Without the `gzip` feature the caller inflates gzip inputs itself (the web viewer does it
+/// with the browser's `DecompressionStream`); one that did not gets a clear error.
+#[cfg(not(feature = "gzip"))]
+fn gunzip(file: &str, _bytes: &[u8], _limits: ReadLimits) -> Result<Vec<u8>, InputError> {
+    Err(InputError::new(
+        file,
+        InputErrorKind::NotADump("gzip-compressed, and this build reads only uncompressed files".into()),
+    ))
+}
+
+/// What kind of file some bytes look like, judged from their first bytes only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sniffed {
+    /// Starts with `{`: a JSON document (a dump, or a stats export).
+    Json,
+    /// Lines of `key : value`, as CPython's pystats writes them.
+    RawPystats,
+    /// Neither.
+    Unknown,
+}
+
+/// Guesses the kind of an (already decompressed) input.
+pub fn sniff(content: &[u8]) -> Sniffed {
+    let head = &content[..content.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        return Sniffed::Json;
+    }
+    let first = trimmed.lines().next().unwrap_or("");
+    if first.contains(" : ") && !first.starts_with('[') {
+        return Sniffed::RawPystats;
+    }
+    Sniffed::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line_and_name_the_file() {
+        let e = InputError::new("a.json", InputErrorKind::NotJson("bad\nthing".into()));
+        assert_eq!(e.to_string(), "a.json: not JSON: bad thing");
+        let e = InputError::new("b.json", InputErrorKind::TooLarge { bytes: 300 << 20, limit: 256 << 20 });
+        assert_eq!(e.to_string(), "b.json: too large (300 MB, limit 256 MB)");
+    }
+
+    #[test]
+    #[cfg(feature = "gzip")]
+    fn gzip_is_detected_and_limited() {
+        use std::io::Write;
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&vec![b'x'; 10_000]).unwrap();
+        let gz = enc.finish().unwrap();
+        let out = decompressed("f.gz", &gz, ReadLimits { max_bytes: 20_000 }).unwrap();
+        assert_eq!(out.len(), 10_000);
+        let e = decompressed("f.gz", &gz, ReadLimits { max_bytes: 5_000 }).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::TooLarge { .. }), "{e}");
+        let e = decompressed("f.gz", &gz[..gz.len() / 2], ReadLimits::default()).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::Truncated(_)), "{e}");
+    }
+
+    #[test]
+    fn sniffing() {
+        assert_eq!(sniff(b"  {\"format\": 1}"), Sniffed::Json);
+        assert_eq!(sniff(b"opcode[93].specializable : 1\n"), Sniffed::RawPystats);
+        assert_eq!(sniff(b"hello"), Sniffed::Unknown);
+    }
+}

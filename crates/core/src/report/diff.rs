@@ -1,0 +1,545 @@
+//! The top-level entry points: [`diff_dumps`] (the whole report) and [`function_rows`] (the
+//! aligned rows of one function, on demand), both thin wrappers over [`DiffSession`], which
+//! keeps the normalizer, the code matching and the explanation context between calls.
+//!
+//! Pipeline per matched pair: normalize → align → classify → explain → summarize.
+
+use serde::{Deserialize, Serialize};
+
+
+use crate::engine::align::{align_sites, AlignOptions, AlignedRow, RowKind};
+use crate::engine::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
+use crate::model::dump::Dump;
+use crate::report::explain::{explain, ExplainContext, Facts};
+use crate::report::identical::FastPath;
+use crate::engine::matching::{identity, match_code, program_code, CodePair, Matching};
+use crate::cpython::normalize::{Normalizer, Side, Site};
+use crate::report::types::*;
+use crate::report::types::{function_ref, run_ref, run_warnings, warning};
+use crate::util::glob::glob_match;
+use crate::util::sort;
+use crate::report::summary::{family_counts, rank_order, score, Hotness, KindCounts, ShareTally};
+
+/// What to diff and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DiffOptions {
+    /// Glob patterns (`*`, `?`) for functions: a code object is included when one matches its
+    /// qualname, `module.qualname` or `module:qualname`. Empty: all.
+    pub functions: Vec<String>,
+    /// Glob patterns for module names. Empty: all.
+    pub modules: Vec<String>,
+    /// Also list unchanged functions and unchanged sites (`--all`).
+    pub include_unchanged: bool,
+    /// Classifier thresholds.
+    pub classify: ClassifyOptions,
+    /// Alignment settings.
+    pub align: AlignOptions,
+    /// Return a report (with an `unrelated` warning) instead of
+    /// [`DiffError::DifferentPrograms`].
+    pub allow_unrelated: bool,
+    /// Run the explanation rules.
+    pub explain: bool,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            functions: vec![],
+            modules: vec![],
+            include_unchanged: false,
+            classify: ClassifyOptions::default(),
+            align: AlignOptions::default(),
+            allow_unrelated: false,
+            explain: true,
+        }
+    }
+}
+
+/// Why two dumps cannot be diffed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DiffError {
+    /// The programs' own code has nothing in common, or less than half of it is alike
+    /// (docs/engine.md, "Different programs").
+    #[error("these dumps are from different programs ({base} vs {head}): {detail}")]
+    DifferentPrograms {
+        /// Base label.
+        base: String,
+        /// Head label.
+        head: String,
+        /// Code objects of the programs' own code matched by name.
+        matched: u32,
+        /// How alike the programs' own code is: 2 × sites aligned as `same` in the matched
+        /// pairs / all sites of the own code objects of both sides, matched or not.
+        best_similarity: f64,
+        /// Human-readable reason.
+        detail: String,
+    },
+}
+
+/// Below this similarity of their own code, two dumps are considered different programs.
+pub(crate) const RELATED_SIMILARITY: f64 = 0.5;
+
+/// Diffs two dumps. Returns [`DiffError::DifferentPrograms`] when they share no code (unless
+/// `options.allow_unrelated`). Diffing a dump with itself yields an empty report.
+pub fn diff_dumps(base: &Dump, head: &Dump, options: &DiffOptions) -> Result<DiffReport, DiffError> {
+    DiffSession::new(base, head, options.clone()).report()
+}
+
+/// The aligned, classified rows of one function pair (either side may be absent for added
+/// or removed code objects). Indices are those of [`FunctionDiff::base_code`] etc.
+pub fn function_rows(base: &Dump, head: &Dump, base_code: Option<u32>, head_code: Option<u32>, options: &DiffOptions) -> FunctionRows {
+    DiffSession::new(base, head, options.clone()).function_rows(base_code, head_code)
+}
+
+/// A diff in progress: reuse it to compute the report and then rows of several functions.
+pub struct DiffSession<'a> {
+    pub(crate) base: &'a Dump,
+    pub(crate) head: &'a Dump,
+    pub(crate) options: DiffOptions,
+    pub(crate) norm: Normalizer<'a>,
+    pub(crate) matching: Matching,
+    pub(crate) explain: Option<ExplainContext<'a>>,
+    /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
+    pub(crate) fast: bool,
+}
+
+/// Everything computed for one pair.
+pub(crate) struct Compared {
+    pub(crate) base_sites: Vec<Site>,
+    pub(crate) head_sites: Vec<Site>,
+    pub(crate) rows: Vec<AlignedRow>,
+    pub(crate) kinds: Vec<Option<ChangeKind>>,
+    pub(crate) changes: Vec<Change>,
+    pub(crate) counts: KindCounts,
+    pub(crate) tallies: (ShareTally, ShareTally),
+    pub(crate) edits: u32,
+    pub(crate) same: usize,
+}
+
+impl<'a> DiffSession<'a> {
+    /// Matches the code objects of `base` and `head`.
+    pub fn new(base: &'a Dump, head: &'a Dump, options: DiffOptions) -> Self {
+        let mut norm = Normalizer::new(base, head);
+        let matching = match_code(&mut norm);
+        DiffSession { base, head, options, norm, matching, explain: None, fast: true }
+    }
+
+    /// The code matching.
+    pub fn matching(&self) -> &Matching {
+        &self.matching
+    }
+
+    pub(crate) fn view(&self, side: Side, code: u32, site: Site) -> SiteView<'a> {
+        let dump = self.norm.dump(side);
+        SiteView { dump, code: &dump.code[code as usize], site, rules: self.norm.rules(side) }
+    }
+
+    pub(crate) fn compare(&mut self, b: Option<u32>, h: Option<u32>, keep_all: bool) -> Compared {
+        if self.options.explain && self.explain.is_none() {
+            self.explain = Some(ExplainContext::new(&mut self.norm, &self.matching));
+        }
+        let base_sites = b.map(|i| self.norm.sites(Side::Base, i)).unwrap_or_default();
+        let head_sites = h.map(|i| self.norm.sites(Side::Head, i)).unwrap_or_default();
+        let rows: Vec<AlignedRow> = match (b, h) {
+            (Some(_), Some(_)) => align_sites(&base_sites, &head_sites, &self.options.align),
+            _ => (0..base_sites.len() as u32)
+                .map(|i| AlignedRow { kind: RowKind::BaseOnly, base: Some(i), head: None })
+                .chain((0..head_sites.len() as u32).map(|j| AlignedRow { kind: RowKind::HeadOnly, base: None, head: Some(j) }))
+                .collect(),
+        };
+        let (mut tb, mut th) = (ShareTally::default(), ShareTally::default());
+        for s in &base_sites {
+            tb.add(&self.view(Side::Base, b.unwrap(), *s));
+        }
+        for s in &head_sites {
+            th.add(&self.view(Side::Head, h.unwrap(), *s));
+        }
+        let mut c = Compared {
+            kinds: Vec::with_capacity(rows.len()),
+            changes: vec![],
+            counts: KindCounts::default(),
+            tallies: (tb, th),
+            edits: 0,
+            same: rows.iter().filter(|r| r.kind == RowKind::Same).count(),
+            base_sites,
+            head_sites,
+            rows,
+        };
+        for (ri, row) in c.rows.iter().enumerate() {
+            let bv = row.base.map(|i| self.view(Side::Base, b.unwrap(), c.base_sites[i as usize]));
+            let hv = row.head.map(|j| self.view(Side::Head, h.unwrap(), c.head_sites[j as usize]));
+            let kind = classify(bv.as_ref(), hv.as_ref(), row.kind, &self.options.classify);
+            c.kinds.push(kind);
+            let Some(kind) = kind else {
+                c.edits += matches!(row.kind, RowKind::BaseOnly | RowKind::HeadOnly) as u32;
+                continue;
+            };
+            c.counts.add(kind);
+            if kind == ChangeKind::Unchanged && !keep_all {
+                continue;
+            }
+            let mut change = build_change(kind, bv.as_ref(), hv.as_ref(), row.kind, ri as u32);
+            if let (Some(ctx), true) = (&self.explain, kind != ChangeKind::Unchanged) {
+                let facts = Facts {
+                    change: &change,
+                    base: bv,
+                    head: hv,
+                    head_sites: &c.head_sites,
+                    head_index: row.head.map(|j| j as usize),
+                    head_code: h,
+                    base_key: row.base.map(|i| c.base_sites[i as usize].key),
+                };
+                change.explanation = explain(ctx, &facts);
+            }
+            c.changes.push(change);
+        }
+        c
+    }
+
+    fn included(&self, side: Side, code: u32) -> bool {
+        let d = self.norm.dump(side);
+        let (module, qualname) = identity(d, &d.code[code as usize]);
+        let o = &self.options;
+        (o.modules.is_empty() || o.modules.iter().any(|p| glob_match(p, &module)))
+            && (o.functions.is_empty()
+                || o.functions.iter().any(|p| {
+                    glob_match(p, &qualname)
+                        || glob_match(p, &format!("{module}.{qualname}"))
+                        || glob_match(p, &format!("{module}:{qualname}"))
+                }))
+    }
+
+    /// Computes the whole report.
+    pub fn report(&mut self) -> Result<DiffReport, DiffError> {
+        let (base, head) = (self.base, self.head);
+        let filtered = !self.options.functions.is_empty() || !self.options.modules.is_empty();
+        let mut warnings = run_warnings(base, head);
+        let pairs: Vec<_> = self.matching.pairs.iter().copied().filter(|p| self.included(Side::Head, p.head)).collect();
+        let mut summary = RunSummary { matched: pairs.len() as u32, ..Default::default() };
+        let (mut tb, mut th) = (ShareTally::default(), ShareTally::default());
+        let (mut functions, mut same, mut total) = (vec![], 0usize, 0usize);
+        // The different-programs check looks at the programs' own code (docs/engine.md,
+        // "Different programs"): how much of it, matched or not, aligns as `same`.
+        let program = ProgramCode::new(base, head);
+        let (mut program_pairs, mut program_same, mut program_total) = (0usize, 0usize, 0usize);
+        let mut fast = self.fast_path();
+        for p in &pairs {
+            let own = program.includes(p);
+            program_pairs += own as usize;
+            if let Some(f) = fast.as_mut() {
+                if f.identical(&mut self.norm, p.base, p.head) {
+                    let (sites, specialization_sites) = f.count(&mut self.norm, p.base);
+                    same += sites;
+                    total += 2 * sites;
+                    if own {
+                        program_same += sites;
+                        program_total += 2 * sites;
+                    }
+                    summary.counts.unchanged += specialization_sites;
+                    continue;
+                }
+            }
+            let c = self.compare(Some(p.base), Some(p.head), self.options.include_unchanged);
+            let (nb, nh) = (c.base_sites.len(), c.head_sites.len());
+            same += c.same;
+            total += nb + nh;
+            if own {
+                program_same += c.same;
+                program_total += nb + nh;
+            }
+            tb.merge(&c.tallies.0);
+            th.merge(&c.tallies.1);
+            summary.counts.merge(&c.counts);
+            let changed = c.counts.changed_sites() > 0;
+            summary.changed += changed as u32;
+            if changed || self.options.include_unchanged {
+                functions.push(self.function_diff(p.base, p.head, c));
+            }
+        }
+        if let Some(f) = fast {
+            let t = f.tally(base);
+            tb.merge(&t);
+            th.merge(&t);
+        }
+        let (removed, added) = (self.matching.removed.clone(), self.matching.added.clone());
+        let removed_functions = self.side_refs(Side::Base, removed, &mut tb, &program, &mut program_total);
+        let added_functions = self.side_refs(Side::Head, added, &mut th, &program, &mut program_total);
+        summary.added = added_functions.len() as u32;
+        summary.removed = removed_functions.len() as u32;
+        summary.regressions = functions.iter().map(|f: &FunctionDiff| f.regressions).sum();
+        summary.base = tb.total;
+        summary.head = th.total;
+        summary.families = family_counts(&tb, &th);
+        summary.similarity = if total == 0 { 1.0 } else { 2.0 * same as f64 / total as f64 };
+        let alike = if program_total == 0 { 1.0 } else { 2.0 * program_same as f64 / program_total as f64 };
+        let unrelated = (!filtered || program_pairs > 0)
+            && (program_pairs == 0 || alike < RELATED_SIMILARITY)
+            && !(base.code.is_empty() && head.code.is_empty());
+        if unrelated {
+            let detail = match (program_pairs, program.applies) {
+                (0, false) => "no code object in common".to_string(),
+                (0, true) => "none of their own code is in both (module __main__, files next to the script)".to_string(),
+                (n, false) => {
+                    format!("{n} code objects share a name, but only {:.0}% of their code is alike", alike * 100.0)
+                }
+                (n, true) => format!(
+                    "{n} of their own code objects share a name, but only {:.0}% of their own code is alike",
+                    alike * 100.0
+                ),
+            };
+            if !self.options.allow_unrelated {
+                return Err(DiffError::DifferentPrograms {
+                    base: base.label(),
+                    head: head.label(),
+                    matched: program_pairs as u32,
+                    best_similarity: alike,
+                    detail,
+                });
+            }
+            warnings.push(warning("unrelated", format!("these dumps seem to be from different programs: {detail}")));
+        }
+        if filtered && pairs.is_empty() && added_functions.is_empty() && removed_functions.is_empty() {
+            warnings.push(warning("no_match_for_filters", "no code object matches the function/module filters".into()));
+        }
+        sort::sort_by(&mut functions, |a, b| {
+            rank_order(
+                (a.score, a.regressions, &a.module, &a.qualname, a.head_first_line),
+                (b.score, b.regressions, &b.module, &b.qualname, b.head_first_line),
+            )
+        });
+        Ok(DiffReport {
+            format: REPORT_FORMAT.into(),
+            version: REPORT_VERSION,
+            base: run_ref(base),
+            head: run_ref(head),
+            warnings,
+            summary,
+            functions,
+            added_functions,
+            removed_functions,
+        })
+    }
+
+    /// The fast path for identical pairs, when the options allow it: the report lists no
+    /// unchanged sites (`include_unchanged` off), both dumps have the same CPython version
+    /// (so nothing is merged across versions and counters read alike), and the classifier's
+    /// thresholds are at least 1 (so identical sites are `unchanged`, not `missing` or
+    /// `churning`).
+    fn fast_path(&self) -> Option<FastPath> {
+        let o = &self.options;
+        let same_version = self.norm.rules(Side::Base).version == self.norm.rules(Side::Head).version;
+        if !self.fast || o.include_unchanged || !same_version || o.classify.min_flips == 0 || o.classify.min_misses == 0 {
+            return None;
+        }
+        Some(FastPath::new(self.base, self.head))
+    }
+
+    /// Summaries of code objects present on one side only; adds the sites of those that are
+    /// the programs' code to `program_sites`.
+    fn side_refs(
+        &mut self,
+        side: Side,
+        list: Vec<u32>,
+        tally: &mut ShareTally,
+        program: &ProgramCode,
+        program_sites: &mut usize,
+    ) -> Vec<FunctionRef> {
+        let mut out = vec![];
+        let list: Vec<u32> = list.into_iter().filter(|&i| self.included(side, i)).collect();
+        for i in list {
+            let c = match side {
+                Side::Base => self.compare(Some(i), None, false),
+                Side::Head => self.compare(None, Some(i), false),
+            };
+            let t = if side == Side::Base { &c.tallies.0 } else { &c.tallies.1 };
+            tally.merge(t);
+            if program.includes_one(side, i) {
+                *program_sites += c.base_sites.len() + c.head_sites.len();
+            }
+            out.push(function_ref(self.norm.dump(side), i, t.total));
+        }
+        out
+    }
+
+    fn function_diff(&self, b: u32, h: u32, c: Compared) -> FunctionDiff {
+        let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
+        let (module, qualname) = identity(self.head, hc);
+        let hotness = Hotness::of(Some((self.base, bc)), Some((self.head, hc)));
+        let regressions = c.counts.regressions();
+        let n = c.base_sites.len() + c.head_sites.len();
+        FunctionDiff {
+            qualname,
+            module,
+            regressions,
+            gains: c.counts.gained,
+            changes: c.changes,
+            kind: hc.kind,
+            base_code: b,
+            head_code: h,
+            file: self.head.files[hc.file as usize].path.clone(),
+            base_first_line: bc.first_line,
+            head_first_line: hc.first_line,
+            counts: c.counts,
+            specialized_before: c.tallies.0.total,
+            specialized_after: c.tallies.1.total,
+            score: score(&hotness, regressions),
+            hotness,
+            edits: c.edits,
+            similarity: if n == 0 { 1.0 } else { 2.0 * c.same as f64 / n as f64 },
+        }
+    }
+}
+
+/// The code the different-programs check looks at: pairs where either side is its program's
+/// own code ([`program_code`]), or every pair when either dump has no code of its own (a
+/// dump filtered to library code, a builder dump with no run).
+struct ProgramCode {
+    applies: bool,
+    base: Vec<bool>,
+    head: Vec<bool>,
+}
+
+impl ProgramCode {
+    fn new(base: &Dump, head: &Dump) -> Self {
+        let (b, h) = (program_code(base), program_code(head));
+        let applies = b.contains(&true) && h.contains(&true);
+        ProgramCode { applies, base: b, head: h }
+    }
+
+    fn includes(&self, p: &CodePair) -> bool {
+        !self.applies || self.base[p.base as usize] || self.head[p.head as usize]
+    }
+
+    /// For code only one side has.
+    fn includes_one(&self, side: Side, code: u32) -> bool {
+        !self.applies || [&self.base, &self.head][side as usize][code as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::builder::DumpBuilder;
+    use crate::format::dump::read_dump;
+
+    fn fixture(name: &str) -> Dump {
+        let path = format!("{}/tests/fixtures/dumps/{name}.json.gz", env!("CARGO_MANIFEST_DIR"));
+        read_dump(&path, &std::fs::read(&path).unwrap(), Default::default()).unwrap()
+    }
+
+    /// The report with and without the fast path for identical pairs (as JSON, errors too).
+    fn both_paths(base: &Dump, head: &Dump, options: &DiffOptions) -> (String, String) {
+        let run = |fast: bool| {
+            let mut s = DiffSession::new(base, head, options.clone());
+            s.fast = fast;
+            match s.report() {
+                Ok(r) => serde_json::to_string_pretty(&r).unwrap(),
+                Err(e) => e.to_string(),
+            }
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn fast_path_reports_exactly_what_the_full_comparison_does() {
+        let mut options = vec![DiffOptions::default(), DiffOptions { allow_unrelated: true, ..Default::default() }];
+        options.push(DiffOptions { modules: vec!["__main__".into()], ..Default::default() });
+        options.push(DiffOptions { classify: ClassifyOptions { min_misses: 0, min_flips: 0 }, ..Default::default() });
+        let mut fast_pairs = 0;
+        for v in ["3.11", "3.12", "3.13"] {
+            let dumps: Vec<Dump> = ["demo-base", "demo-head", "poly-mono", "poly-poly", "rules-base", "rules-head"]
+                .iter()
+                .map(|n| fixture(&format!("{n}-{v}")))
+                .collect();
+            for b in &dumps {
+                for h in &dumps {
+                    for o in &options {
+                        let (fast, full) = both_paths(b, h, o);
+                        assert_eq!(fast, full, "{v} {} vs {}", b.label(), h.label());
+                    }
+                    let mut s = DiffSession::new(b, h, DiffOptions::default());
+                    if let Some(mut f) = s.fast_path() {
+                        let pairs = s.matching.pairs.clone();
+                        fast_pairs += pairs.iter().filter(|p| f.identical(&mut s.norm, p.base, p.head)).count();
+                    }
+                }
+            }
+        }
+        assert!(fast_pairs > 100, "the fast path was taken {fast_pairs} times");
+    }
+
+    /// Two programs that share a big library (identical code) but none of their own code.
+    #[test]
+    fn different_programs_are_told_apart_by_their_own_code() {
+        let program = |main_ops: &[(&str, &str)]| {
+            let mut b = DumpBuilder::new("3.12.1");
+            for i in 0..20 {
+                b.code("json", &format!("f{i}"), 1).ins("LOAD_FAST", "x", 2).ins("LOAD_ATTR_SLOT", "a", 2).finish();
+            }
+            let mut c = b.code("__main__", "<module>", 1);
+            for (op, arg) in main_ops {
+                c = c.ins(op, arg, 2);
+            }
+            c.finish();
+            b.code("helper", "g", 1).ins("LOAD_GLOBAL", main_ops[0].1, 1).finish();
+            let mut d = b.build();
+            d.run.cwd = "/home/u".into();
+            d.run.target.value = "app/main.py".into();
+            d.files[0].path = "/usr/lib/python3.12/json/__init__.py".into();
+            d.files[1].path = "app/main.py".into();
+            d.files[2].path = "/home/u/app/helper.py".into();
+            d
+        };
+        let a = program(&[("LOAD_NAME", "print"), ("LOAD_CONST", "1"), ("CALL", ""), ("POP_TOP", "")]);
+        let b = program(&[("LOAD_NAME", "input"), ("CALL", ""), ("STORE_NAME", "s"), ("LOAD_NAME", "len")]);
+        let err = diff_dumps(&a, &b, &DiffOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "these dumps are from different programs (CPython 3.12.1 · prog.py vs CPython 3.12.1 · prog.py): \
+             2 of their own code objects share a name, but only 20% of their own code is alike"
+        );
+        assert!(diff_dumps(&a, &a, &DiffOptions::default()).is_ok());
+        // With a filter on the library, only library code is compared: no check.
+        let json = DiffOptions { modules: vec!["json".into()], ..Default::default() };
+        assert!(diff_dumps(&a, &b, &json).is_ok());
+        // Without own code on a side (here: the target is elsewhere and nothing is __main__),
+        // everything is compared, as before.
+        let mut c = b.clone();
+        c.run.target.value = "/elsewhere/x.py".into();
+        c.strings.iter_mut().filter(|s| *s == "__main__").for_each(|s| *s = "main".into());
+        let r = diff_dumps(&a, &c, &DiffOptions::default()).unwrap();
+        assert_eq!(r.summary.matched, 21);
+    }
+
+    /// Identical but for what differs between any two runs: code object addresses in
+    /// operands and the cache words after the counter (type versions, pointers).
+    #[test]
+    fn identical_code_is_recognized_across_runs() {
+        let build = |addr: &str, cached: u16, line: u32| {
+            let mut b = DumpBuilder::new("3.12.1");
+            b.code("m", "f", line)
+                .ins("LOAD_CONST", &format!("<code object g at {addr}, file \"m.py\", line 3>"), line + 1)
+                .ins("LOAD_ATTR_METHOD_NO_DICT", "append", line + 1)
+                .churn(2, &["LOAD_ATTR", "LOAD_ATTR_METHOD_NO_DICT"])
+                .ins("CALL_PY_EXACT_ARGS", "", line + 1)
+                .finish();
+            let mut d = b.build();
+            d.code[0].instructions[1].cache.extend([0, cached, 7]);
+            d
+        };
+        let (a, b) = (build("0x7f01", 11, 1), build("0x7f99", 12, 5));
+        let mut s = DiffSession::new(&a, &b, DiffOptions::default());
+        let mut f = s.fast_path().unwrap();
+        assert!(f.identical(&mut s.norm, 0, 0));
+        let (fast, full) = both_paths(&a, &b, &DiffOptions::default());
+        assert_eq!(fast, full);
+        // A different counter word is not identical.
+        let mut c = build("0x7f01", 11, 1);
+        c.code[0].instructions[1].cache[0] -= 16;
+        c.code[0].instructions[1].counter = Some((51, 0));
+        let mut s = DiffSession::new(&a, &c, DiffOptions::default());
+        let mut f = s.fast_path().unwrap();
+        assert!(!f.identical(&mut s.norm, 0, 0));
+    }
+}

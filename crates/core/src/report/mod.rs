@@ -1,0 +1,26 @@
+//! From the engine's pieces to what users read: [`diff_dumps`] and [`DiffSession`] drive
+//! normalize → match → align → classify → explain → summarize (`diff.rs`) into a [`DiffReport`]
+//! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain.rs`), hotness
+//! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
+//! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
+//! (`stats_diff.rs`), and the words and number formats every output shares ([`wording`]).
+
+pub(crate) mod diff;
+pub(crate) mod explain;
+pub(crate) mod identical;
+pub(crate) mod rows;
+pub(crate) mod stats_diff;
+pub(crate) mod summary;
+pub(crate) mod types;
+pub mod wording;
+
+pub use diff::{diff_dumps, function_rows, DiffError, DiffOptions, DiffSession};
+pub use stats_diff::{
+    diff_stats, failure_kind_deltas, percent, summarize, Delta, FamilySummary, StatsDiff, StatsSummary,
+};
+pub use summary::ShareTally;
+pub use types::{
+    Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,
+    FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share, REPORT_FORMAT,
+    REPORT_VERSION,
+};

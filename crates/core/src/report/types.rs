@@ -1,0 +1,311 @@
+//! The diff report types: what [`crate::report::diff::diff_dumps`] returns and what renderers (CLI
+//! text/markdown, JSON, the web UI) consume. The JSON form is documented in
+//! `docs/diff-format.md`; field names here are that contract.
+//!
+//! The report is light: per function it keeps the classified changes, not the aligned rows.
+//! Rows (every instruction of both sides, side by side, with source lines) are computed on
+//! demand for one function by [`crate::report::diff::function_rows`] / [`crate::report::diff::DiffSession`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::dump::Dump;
+use crate::util::map::Map;
+use crate::engine::matching::identity;
+
+pub use crate::engine::align::RowKind;
+pub use crate::engine::classify::{Change, ChangeKind, ChurnInfo};
+pub use crate::cpython::counters::{Counter, CounterState};
+pub use crate::model::dump::CodeKind;
+pub use crate::report::summary::{FamilyCount, Hotness, KindCounts, Share};
+
+/// The value of the report's `format` key.
+pub const REPORT_FORMAT: &str = "specdiff-diff";
+/// The report format version.
+pub const REPORT_VERSION: u32 = 1;
+
+/// The result of diffing two dumps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiffReport {
+    /// Always [`REPORT_FORMAT`].
+    pub format: String,
+    /// [`REPORT_VERSION`].
+    pub version: u32,
+    /// The base run.
+    pub base: RunRef,
+    /// The head run.
+    pub head: RunRef,
+    /// Things the reader must know (different versions, unsampled runs …).
+    pub warnings: Vec<Warning>,
+    /// Whole-run numbers.
+    pub summary: RunSummary,
+    /// Matched functions with changes (all matched functions with `include_unchanged`),
+    /// ranked by hotness × regressions, then regressions, then name.
+    pub functions: Vec<FunctionDiff>,
+    /// Code objects only head has.
+    pub added_functions: Vec<FunctionRef>,
+    /// Code objects only base has.
+    pub removed_functions: Vec<FunctionRef>,
+}
+
+impl DiffReport {
+    /// True when nothing changed (no changed site, no added or removed code object).
+    pub fn is_empty(&self) -> bool {
+        self.functions.iter().all(|f| f.counts.changed_sites() == 0)
+            && self.added_functions.is_empty()
+            && self.removed_functions.is_empty()
+    }
+}
+
+/// One run, as the report names it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRef {
+    /// `"CPython 3.12.1 · script.py args"`.
+    pub label: String,
+    /// `"3.12.1"`.
+    pub python: String,
+    /// `[major, minor]`.
+    pub version: (u32, u32),
+    /// Samples the sampler took (0 when off).
+    pub samples: u64,
+    /// Sampler mode (`"thread"`, `"off"`, `"unavailable"`).
+    pub sampler: String,
+    /// Code objects in the dump.
+    pub code_objects: u32,
+}
+
+/// A warning shown above the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// Stable identifier: `version_mismatch`, `assumed_counters`, `unsampled`, `run_failed`,
+    /// `unrelated`, `no_match_for_filters`.
+    pub code: String,
+    /// One English sentence.
+    pub message: String,
+}
+
+/// Whole-run numbers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Code objects present in both dumps (after filters).
+    pub matched: u32,
+    /// Matched code objects with at least one changed site.
+    pub changed: u32,
+    /// Code objects only in head.
+    pub added: u32,
+    /// Code objects only in base.
+    pub removed: u32,
+    /// Sum of `regressions` over functions.
+    pub regressions: u32,
+    /// Sites of each kind, over matched functions.
+    pub counts: KindCounts,
+    /// Specialized share of all (included) base code objects.
+    pub base: Share,
+    /// Specialized share of all (included) head code objects.
+    pub head: Share,
+    /// Per-family before/after counts over all included code objects.
+    pub families: Vec<FamilyCount>,
+    /// Mean instruction similarity of matched pairs, weighted by size (1 = identical code).
+    pub similarity: f64,
+}
+
+/// One matched function and what changed in it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionDiff {
+    /// `co_qualname`.
+    pub qualname: String,
+    /// Module name (the file path for code without one).
+    pub module: String,
+    /// `lost` + `missing` + `backed_off` sites.
+    pub regressions: u32,
+    /// `gained` sites.
+    pub gains: u32,
+    /// Classified sites, in head order (all sites, `unchanged` included, with
+    /// `include_unchanged`; otherwise only changed ones).
+    pub changes: Vec<Change>,
+    /// Code kind (head's).
+    pub kind: CodeKind,
+    /// Index into base `code`, for [`crate::report::diff::function_rows`].
+    pub base_code: u32,
+    /// Index into head `code`.
+    pub head_code: u32,
+    /// Source file (head's path).
+    pub file: String,
+    /// Base `co_firstlineno`.
+    pub base_first_line: u32,
+    /// Head `co_firstlineno`.
+    pub head_first_line: u32,
+    /// Site counts by kind.
+    pub counts: KindCounts,
+    /// Specialized share in base.
+    pub specialized_before: Share,
+    /// Specialized share in head.
+    pub specialized_after: Share,
+    /// Sampler hotness.
+    pub hotness: Hotness,
+    /// Ranking score: hotness share × regressions.
+    pub score: f64,
+    /// Non-specialization instructions added or removed (code edits), not listed in `changes`.
+    pub edits: u32,
+    /// Instruction similarity of the pair (1 = same normalized code).
+    pub similarity: f64,
+}
+
+/// A code object present on one side only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionRef {
+    /// `co_qualname`.
+    pub qualname: String,
+    /// Module name.
+    pub module: String,
+    /// Code kind.
+    pub kind: CodeKind,
+    /// Index into that side's `code`.
+    pub code: u32,
+    /// Source file.
+    pub file: String,
+    /// `co_firstlineno`.
+    pub first_line: u32,
+    /// Specialization sites and how many are specialized.
+    pub specialized: Share,
+    /// Samples with this code on the stack.
+    pub samples: u64,
+    /// Share of the run's samples.
+    pub hotness_share: f64,
+}
+
+/// The aligned rows of one function pair, for side-by-side display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionRows {
+    /// `co_qualname`.
+    pub qualname: String,
+    /// Module name.
+    pub module: String,
+    /// Base code index, if the function exists in base.
+    pub base_code: Option<u32>,
+    /// Head code index, if it exists in head.
+    pub head_code: Option<u32>,
+    /// One row per site pair; every instruction of both code objects appears once, in order.
+    pub rows: Vec<Row>,
+    /// The classified changes (same as the report's; `Change::row` indexes `rows`).
+    pub changes: Vec<Change>,
+    /// Base source lines the rows refer to.
+    pub base_source: Map<u32, String>,
+    /// Head source lines the rows refer to.
+    pub head_source: Map<u32, String>,
+}
+
+/// One aligned row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// How the two sides relate.
+    pub kind: RowKind,
+    /// The classification, when the row is a specialization site.
+    pub change: Option<ChangeKind>,
+    /// The explanation of a change.
+    pub explanation: Option<String>,
+    /// Base side.
+    pub base: Option<RowSide>,
+    /// Head side.
+    pub head: Option<RowSide>,
+}
+
+impl Row {
+    /// Worth showing when folding: a changed site or an edit.
+    pub fn is_interesting(&self) -> bool {
+        !matches!(self.change, None | Some(ChangeKind::Unchanged)) || self.kind != RowKind::Same
+    }
+}
+
+/// One side of a row: a site and its instructions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RowSide {
+    /// Site index.
+    pub site: u32,
+    /// Source line of the site.
+    pub line: Option<u32>,
+    /// Sampler hits on that line.
+    pub hotness: u64,
+    /// The site's instructions (folded ones first, the primary last).
+    pub instructions: Vec<InstrView>,
+}
+
+/// One instruction, resolved for display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstrView {
+    /// Index in the code object's instructions.
+    pub index: u32,
+    /// Byte offset.
+    pub offset: u32,
+    /// Opname.
+    pub opname: String,
+    /// Family.
+    pub family: String,
+    /// A specialized form.
+    pub specialized: bool,
+    /// `arg`.
+    pub arg: Option<u32>,
+    /// `argrepr`, as `dis` prints it.
+    pub argrepr: String,
+    /// Source line.
+    pub line: Option<u32>,
+    /// The instruction the site's key describes.
+    pub primary: bool,
+    /// The decoded adaptive counter.
+    pub counter: Option<Counter>,
+    /// Churn seen by the sampler.
+    pub churn: Option<ChurnInfo>,
+}
+
+pub(crate) fn warning(code: &str, message: String) -> Warning {
+    Warning { code: code.into(), message }
+}
+
+pub(crate) fn run_warnings(base: &Dump, head: &Dump) -> Vec<Warning> {
+    let mut w = vec![];
+    let (bv, hv) = (&base.python.version, &head.python.version);
+    if base.python.minor_version() != head.python.minor_version() {
+        w.push(warning("version_mismatch", format!("the dumps are from different CPython versions: {bv} vs {hv}")));
+    }
+    for (name, d) in [("base", base), ("head", head)] {
+        let v = d.python.minor_version();
+        if !((3, 11)..(3, 14)).contains(&v) {
+            w.push(warning("assumed_counters", format!("the {name} run is CPython {}: its counters are read with the 3.13 rules (not measured on this version)", d.python.version)));
+        }
+        if d.run.sampler.samples == 0 {
+            w.push(warning("unsampled", format!("the {name} run has no samples (sampler {}): hotness is 0 and functions rank by regressions", d.run.sampler.mode)));
+        }
+        if d.run.exit_status != 0 || d.run.exception.is_some() {
+            let why = d.run.exception.clone().unwrap_or_else(|| format!("exit status {}", d.run.exit_status));
+            w.push(warning("run_failed", format!("the {name} run did not finish normally ({why}): sites after the failure may not have run")));
+        }
+    }
+    w
+}
+
+pub(crate) fn run_ref(d: &Dump) -> RunRef {
+    RunRef {
+        label: d.label(),
+        python: d.python.version.clone(),
+        version: d.python.minor_version(),
+        samples: d.run.sampler.samples,
+        sampler: d.run.sampler.mode.clone(),
+        code_objects: d.code.len() as u32,
+    }
+}
+
+pub(crate) fn function_ref(d: &Dump, i: u32, share: Share) -> FunctionRef {
+    let c = &d.code[i as usize];
+    let (module, qualname) = identity(d, c);
+    let h = Hotness::of(Some((d, c)), None);
+    FunctionRef {
+        qualname,
+        module,
+        kind: c.kind,
+        code: i,
+        file: d.files[c.file as usize].path.clone(),
+        first_line: c.first_line,
+        specialized: share,
+        samples: c.samples.1,
+        hotness_share: h.base_share,
+    }
+}

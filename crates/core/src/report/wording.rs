@@ -1,0 +1,343 @@
+//! The words and numbers every output shares: the terminal text, the pull-request markdown and
+//! the page all call these, so one diff reads the same wherever it is shown (the test
+//! `crates/cli/tests/one_wording.rs` compares them on a real diff).
+//!
+//! Number formats: [`grouped`] thousands, [`percent`] for shares (one decimal),
+//! [`percent_compact`] where a chart label has little room, [`signed`] for differences,
+//! [`count`] for "1 site" / "3 sites". Report words: [`ChangeKind::label`] and
+//! [`ChangeKind::describe`], [`opnames`] and [`lines`] of a change, [`change_sentence`],
+//! [`function_counts`], [`Headline`], [`other_changes`], and [`counter_words`] for a decoded
+//! adaptive counter. The pystats ratio in summarize_stats.py's own format is
+//! [`crate::report::percent`], kept beside the statistics it reproduces.
+
+use crate::cpython::counters::{Counter, CounterState};
+use crate::engine::classify::{Change, ChangeKind};
+use crate::report::types::{DiffReport, FunctionDiff};
+
+/// `12345` → `"12,345"`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A share (0..=1) with one decimal: `0.432` → `"43.2%"`; tiny non-zero shares show as
+/// `"<0.1%"`, so a share that is there never reads as zero.
+pub fn percent(share: f64) -> String {
+    if share > 0.0 && share < 0.0005 {
+        "<0.1%".into()
+    } else {
+        format!("{:.1}%", share * 100.0)
+    }
+}
+
+/// A share for a narrow chart label: whole percents from 10% up, one decimal below
+/// (`0.1234` → `"12%"`, `0.01234` → `"1.2%"`).
+pub fn percent_compact(share: f64) -> String {
+    let p = share * 100.0;
+    if p == 0.0 || p >= 10.0 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// A signed difference: `+3`, `−1,204`, or for a share (`as_share`) `+2.5 pp`.
+pub fn signed(d: f64, as_share: bool) -> String {
+    let sign = if d > 0.0 {
+        "+"
+    } else if d < 0.0 {
+        "−"
+    } else {
+        "±"
+    };
+    if as_share {
+        let pp = d.abs() * 100.0;
+        if pp < 0.1 {
+            format!("{sign}{pp:.2} pp")
+        } else {
+            format!("{sign}{pp:.1} pp")
+        }
+    } else if d.fract() == 0.0 {
+        format!("{sign}{}", grouped(d.abs() as u64))
+    } else {
+        format!("{sign}{:.2}", d.abs())
+    }
+}
+
+/// `"1 site"` / `"3 sites"`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl ChangeKind {
+    /// The short label people read: the JSON name with spaces (`"backed off"`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ChangeKind::BackedOff => "backed off",
+            k => k.as_str(),
+        }
+    }
+
+    /// What the kind means, in one sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ChangeKind::Lost => "specialized in base, generic (or rewritten away) in head",
+            ChangeKind::Missing => "same specialization, but head's counter shows more misses since it was specialized",
+            ChangeKind::BackedOff => "generic in both runs; head's backoff shows more failed specialization attempts",
+            ChangeKind::Churning => "the sampler saw head's opname flip at this site more often than base's",
+            ChangeKind::Changed => "specialized in both runs, differently",
+            ChangeKind::Gained => "generic in base, specialized in head",
+            ChangeKind::Added => "only in head (code edit)",
+            ChangeKind::Removed => "only in base (code edit)",
+            ChangeKind::Unchanged => "the same in both runs",
+        }
+    }
+}
+
+/// `"BINARY_OP_ADD_INT → BINARY_OP"`, with `∅` for a missing side.
+pub fn opnames(c: &Change) -> String {
+    match (c.base.as_deref(), c.head.as_deref()) {
+        (Some(b), Some(h)) if b == h => b.to_string(),
+        (b, h) => format!("{} → {}", b.unwrap_or("∅"), h.unwrap_or("∅")),
+    }
+}
+
+/// `"line 53 → 54"`, `"line 54"` when both sides agree, `""` when neither side has a line.
+pub fn lines(c: &Change) -> String {
+    let show = |l: Option<u32>| l.map_or("?".to_string(), |l| l.to_string());
+    match (c.base_line, c.head_line) {
+        (Some(b), Some(h)) if b == h => format!("line {b}"),
+        (None, None) => String::new(),
+        (b, h) if c.base.is_none() => format!("line {}", show(h.or(b))),
+        (b, h) if c.head.is_none() => format!("line {}", show(b.or(h))),
+        (b, h) => format!("line {} → {}", show(b), show(h)),
+    }
+}
+
+/// One change in one sentence: `"LOAD_ATTR_SLOT → CALL (line 12): the load became getattr…"`.
+pub fn change_sentence(c: &Change) -> String {
+    let where_ = lines(c);
+    let mut s = opnames(c);
+    if !where_.is_empty() {
+        s.push_str(&format!(" ({where_})"));
+    }
+    if let Some(e) = &c.explanation {
+        s.push_str(": ");
+        s.push_str(e);
+    }
+    s
+}
+
+/// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts.
+pub fn function_counts(f: &FunctionDiff) -> String {
+    let mut parts = vec![];
+    if f.regressions > 0 {
+        parts.push(count(f.regressions as u64, "regression", "regressions"));
+    }
+    for k in ChangeKind::ALL {
+        if k.is_regression() || k == ChangeKind::Unchanged {
+            continue;
+        }
+        let n = f.counts.get(k);
+        if n > 0 {
+            parts.push(format!("{n} {}", k.label()));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("unchanged".into());
+    }
+    parts.join(" · ")
+}
+
+/// `"6 regressions in 4 functions, 1 gain"`: the headline numbers of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Headline {
+    /// Regressed sites.
+    pub regressions: u32,
+    /// Functions with regressions.
+    pub regressed_functions: usize,
+    /// Gained sites.
+    pub gains: u32,
+    /// Functions with any changed site.
+    pub changed_functions: u32,
+}
+
+impl Headline {
+    /// The numbers of `report`.
+    pub fn of(report: &DiffReport) -> Self {
+        Headline {
+            regressions: report.summary.regressions,
+            regressed_functions: report.functions.iter().filter(|f| f.regressions > 0).count(),
+            gains: report.summary.counts.gained,
+            changed_functions: report.summary.changed,
+        }
+    }
+
+    /// One sentence: `"6 regressions in 4 functions, 1 gain"`.
+    pub fn sentence(&self) -> String {
+        if self.regressions == 0 && self.gains == 0 && self.changed_functions == 0 {
+            return "no specialization changes".into();
+        }
+        let mut s = if self.regressions == 0 {
+            "no regressions".to_string()
+        } else {
+            format!(
+                "{} in {}",
+                count(self.regressions as u64, "regression", "regressions"),
+                count(self.regressed_functions as u64, "function", "functions")
+            )
+        };
+        if self.gains > 0 {
+            s.push_str(&format!(", {}", count(self.gains as u64, "gain", "gains")));
+        }
+        s
+    }
+}
+
+/// `"(2 lost, 1 missing, 0 backed off)"`: how the regressed sites of a report divide.
+pub fn regression_kinds(report: &DiffReport) -> String {
+    let c = &report.summary.counts;
+    format!(
+        "({} {}, {} {}, {} {})",
+        c.lost,
+        ChangeKind::Lost.label(),
+        c.missing,
+        ChangeKind::Missing.label(),
+        c.backed_off,
+        ChangeKind::BackedOff.label()
+    )
+}
+
+/// Changes other than regressions and gains, over the whole run: `"1 changed, 2 added sites"`.
+pub fn other_changes(report: &DiffReport) -> String {
+    let c = &report.summary.counts;
+    let parts: Vec<String> = [
+        (ChangeKind::Churning, c.churning),
+        (ChangeKind::Changed, c.changed),
+        (ChangeKind::Added, c.added),
+        (ChangeKind::Removed, c.removed),
+    ]
+    .iter()
+    .filter(|(_, n)| *n > 0)
+    .map(|(k, n)| format!("{n} {}", k.label()))
+    .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        format!("{} sites", parts.join(", "))
+    }
+}
+
+/// Plain words for a decoded adaptive counter: `(short text, longer explanation)`.
+pub fn counter_words(c: &Counter) -> (String, String) {
+    let raw = format!("counter {}·{} (value·backoff)", c.value, c.backoff);
+    match c.state {
+        CounterState::Cold => ("cold".into(), format!("has not run since the code was quickened; {raw}")),
+        CounterState::Warming => (
+            format!("warm {}", c.value),
+            format!(
+                "not specialized yet: {} left before it tries to specialize, no failed attempt so far; {raw}",
+                count(c.value as u64, "execution", "executions")
+            ),
+        ),
+        CounterState::BackedOff { failures } => (
+            format!("{failures} fail"),
+            format!(
+                "{} to specialize: backing off, next try in {}; {raw}",
+                count(failures as u64, "failed attempt", "failed attempts"),
+                count(c.value as u64, "execution", "executions")
+            ),
+        ),
+        CounterState::Specialized { misses } => (
+            format!("{misses} miss"),
+            format!("{} since it was specialized; {raw}", count(misses as u64, "miss", "misses")),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped(12), "12");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(percent(0.4321), "43.2%");
+        assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(0.0001), "<0.1%");
+        assert_eq!(percent_compact(0.1234), "12%");
+        assert_eq!(percent_compact(0.01234), "1.2%");
+        assert_eq!(percent_compact(0.0), "0%");
+        assert_eq!(count(1, "site", "sites"), "1 site");
+        assert_eq!(count(3, "site", "sites"), "3 sites");
+        assert_eq!(signed(-1204.0, false), "−1,204");
+        assert_eq!(signed(3.0, false), "+3");
+        assert_eq!(signed(0.025, true), "+2.5 pp");
+        assert_eq!(signed(0.0, true), "±0.00 pp");
+    }
+
+    #[test]
+    fn kind_words() {
+        assert_eq!(ChangeKind::BackedOff.label(), "backed off");
+        assert_eq!(ChangeKind::Lost.label(), "lost");
+        for k in ChangeKind::ALL {
+            assert!(!k.describe().is_empty() && !k.label().contains('_'), "{k:?}");
+        }
+    }
+
+    fn change(base: Option<&str>, head: Option<&str>, lines: (Option<u32>, Option<u32>)) -> Change {
+        Change {
+            kind: ChangeKind::Lost,
+            family: "LOAD_ATTR".into(),
+            base: base.map(Into::into),
+            head: head.map(Into::into),
+            base_line: lines.0,
+            head_line: lines.1,
+            explanation: None,
+            operand: None,
+            base_offset: None,
+            head_offset: None,
+            base_counter: None,
+            head_counter: None,
+            base_churn: None,
+            head_churn: None,
+            hotness: 0,
+            source: None,
+            row_kind: crate::engine::align::RowKind::Same,
+            row: 0,
+        }
+    }
+
+    #[test]
+    fn change_words() {
+        let c = change(Some("LOAD_ATTR_SLOT"), Some("LOAD_ATTR"), (Some(12), Some(13)));
+        assert_eq!(opnames(&c), "LOAD_ATTR_SLOT → LOAD_ATTR");
+        assert_eq!(lines(&c), "line 12 → 13");
+        assert_eq!(change_sentence(&c), "LOAD_ATTR_SLOT → LOAD_ATTR (line 12 → 13)");
+        let mut gone = change(Some("LOAD_ATTR_SLOT"), None, (Some(12), None));
+        gone.explanation = Some("the load became getattr(p, name)".into());
+        assert_eq!(change_sentence(&gone), "LOAD_ATTR_SLOT → ∅ (line 12): the load became getattr(p, name)");
+        assert_eq!(lines(&change(None, None, (None, None))), "");
+    }
+
+    #[test]
+    fn counters_in_words() {
+        let c = |value, backoff, state| Counter { value, backoff, state };
+        assert_eq!(counter_words(&c(0, 0, CounterState::Cold)).0, "cold");
+        let (short, long) = counter_words(&c(1, 4, CounterState::Specialized { misses: 1 }));
+        assert_eq!(short, "1 miss");
+        assert!(long.starts_with("1 miss since it was specialized; counter 1·4"), "{long}");
+        let (short, long) = counter_words(&c(30, 5, CounterState::BackedOff { failures: 2 }));
+        assert_eq!(short, "2 fail");
+        assert!(long.starts_with("2 failed attempts to specialize: backing off, next try in 30 executions"), "{long}");
+    }
+}

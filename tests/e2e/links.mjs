@@ -1,0 +1,140 @@
+// The hosted page under a sub-path, and `specdiff diff --link` links opened in it, in headless
+// Chromium (playwright-core). Run by scripts/e2e.sh on a build made with
+// `build-web.sh --public-url /specdiff/`, served under /specdiff/ on 127.0.0.1:
+//
+//   node tests/e2e/links.mjs --url http://127.0.0.1:PORT/specdiff/ --base B.json --head H.json
+//                            --cases out/e2e/links.json [--out out/e2e]
+//
+// links.json: [{ python, link, report, dropped }] — per interpreter (and for the dropped pair), the CLI's link (made with --link URL)
+// and the path of `specdiff diff --format json` of the same dumps. Checks: dropped files load;
+// each CLI link shows the rows of the JSON report (functions, badges, specialized sites) and
+// the selected function's sites and explanations; the page's own share link of the dropped
+// pair opens the same view as the CLI's link of it; no request leaves the page's origin.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { launchChromium, parseArgs, root } from './common.mjs';
+
+const args = parseArgs();
+const url = args.url;
+const origin = new URL(url).origin;
+const outDir = path.resolve(args.out ?? path.join(root, 'out/e2e'));
+const cases = JSON.parse(fs.readFileSync(args.cases, 'utf8'));
+const base = fs.readFileSync(args.base, 'latin1');
+const head = fs.readFileSync(args.head, 'latin1');
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The changed functions of a `specdiff diff --format json` report, as the list shows them; of
+ *  a reduced link's, those whose specialization changed (code edits alone are left out). */
+function expectedRows(report, reduced) {
+  const share = (s) => (s.sites > 0 ? `${s.specialized}/${s.sites}` : '–');
+  const skip = reduced ? ['unchanged', 'added', 'removed'] : ['unchanged'];
+  return report.functions
+    .filter((f) => Object.entries(f.counts).some(([k, n]) => !skip.includes(k) && n > 0))
+    .map((f) => ({
+      key: `${f.module}:${f.qualname}`,
+      badges: Object.fromEntries(Object.entries(f.counts).filter(([k, n]) => k !== 'unchanged' && n > 0).sort()),
+      share: `${share(f.specialized_before)} → ${share(f.specialized_after)}`,
+    }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** The changed rows of the function list (the list is virtual: the demo's all fit on screen). */
+async function shownRows(page) {
+  await page.click('[data-tab=functions]');
+  await page.waitForSelector('.frow');
+  const rows = await page.$$eval('.frow:not(.unchanged)', (els) => els.map((el) => ({
+    key: el.dataset.key,
+    badges: Object.fromEntries([...el.querySelectorAll('.fbadges .badge')].map((b) => [b.dataset.class.replace(/[- ]/g, '_'), Number(b.textContent.replace(/\D/g, ''))]).sort()),
+    share: el.querySelector('.fshare').textContent,
+  })));
+  return rows.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** The selected function's marked sites (class and opnames) and explanations. */
+async function functionView(page, key) {
+  await page.waitForSelector(`.fview[data-key="${key}"] tr.insrow`, { timeout: 20000 });
+  return page.$$eval('.fview tr.insrow.marked, .fview tr.explain-row', (els) => els.map((el) => el.textContent.replace(/\s+/g, ' ').trim()));
+}
+
+const browser = await launchChromium();
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const offOrigin = [];
+  context.on('request', (r) => { if (!r.url().startsWith(origin + '/') && !/^(blob|data):/.test(r.url())) offOrigin.push(r.url()); });
+  const errors = [];
+  const open = async (target) => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('request', (r) => { if (!r.url().startsWith(origin + '/') && !/^(blob|data):/.test(r.url())) offOrigin.push(r.url()); });
+    await page.goto(target, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-engine]', { timeout: 20000 });
+    return page;
+  };
+
+  // Files dropped on the page served under the sub-path.
+  const page = await open(url);
+  const dt = await page.evaluateHandle(([b, h]) => {
+    const dt = new DataTransfer();
+    for (const [name, text] of [['base.json', b], ['head.json', h]]) dt.items.add(new File([Uint8Array.from(text, (c) => c.charCodeAt(0))], name));
+    return dt;
+  }, [base, head]);
+  await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+  await page.waitForSelector('.top-list', { timeout: 20000 });
+  check((await page.textContent('.top-list')).includes('dot_sum'), `served under ${new URL(url).pathname}: dropped dumps show the diff`);
+  const dropped = await shownRows(page);
+  const key = '__main__:dot_sum';
+  await page.click(`.frow[data-key="${key}"]`);
+  const droppedView = await functionView(page, key);
+  await page.click('text=share link');
+  await page.waitForSelector('.share-url');
+  const buttonLink = await page.inputValue('.share-url');
+  check(buttonLink.startsWith(url + '#share=s1.') && buttonLink.includes('fn=__main__%3Adot_sum'), `the share button's link is under the sub-path, with the selection (${buttonLink.length} characters)`);
+  await page.close();
+
+  const fromButton = await open(buttonLink);
+  const buttonView = await functionView(fromButton, key);
+  const buttonRows = await shownRows(fromButton);
+  // A reduced link keeps the functions whose specialization changed; those rows stay as they were.
+  const kept = dropped.filter((r) => buttonRows.some((b) => b.key === r.key));
+  check(buttonRows.length > 0 && same(buttonRows, kept) && same(buttonView, droppedView), `the button's link opens the dropped files' rows (${buttonRows.length} of ${dropped.length}) and function view`);
+  await fromButton.close();
+
+  for (const c of cases) {
+    const report = JSON.parse(fs.readFileSync(c.report, 'utf8'));
+    check(c.link.startsWith(url + '#share=s1.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
+    // The CLI's link, with the tab and function the button's link carries.
+    const shared = await open(`${c.link}&tab=functions&fn=${encodeURIComponent(key)}`);
+    const view = await functionView(shared, key);
+    // Rows of matched functions (a whole link also lists the functions only one run has).
+    const matched = new Set(report.functions.map((f) => `${f.module}:${f.qualname}`));
+    const rows = (await shownRows(shared)).filter((r) => matched.has(r.key));
+    const reduced = await shared.evaluate(() => document.body.textContent.includes('share link: '));
+    const want = expectedRows(report, reduced);
+    check(same(rows, want), `CPython ${c.python}: the ${reduced ? 'reduced ' : ''}link shows the JSON report's rows (${rows.map((r) => r.key).join(', ')})${same(rows, want) ? '' : `\n     shown ${JSON.stringify(rows)}\n     want  ${JSON.stringify(want)}`}`);
+    const fn = report.functions.find((f) => `${f.module}:${f.qualname}` === key);
+    const explanations = fn.changes.map((ch) => ch.explanation).filter(Boolean);
+    const shownExplanations = view.filter((t) => t.startsWith('↳ ')).map((t) => t.slice(2));
+    check(same(shownExplanations.sort(), [...explanations].sort()), `CPython ${c.python}: dot_sum's explanations are the report's (${shownExplanations.length})`);
+    const label = c.dropped ? 'dropped' : c.python;
+    if (c.dropped) {
+      check(same(view, buttonView) && same(rows, buttonRows), `the CLI's link of the dropped dumps opens the same view as the page's share button${same(view, buttonView) && same(rows, buttonRows) ? '' : `\n     rows ${JSON.stringify(rows)}\n     vs   ${JSON.stringify(buttonRows)}\n     view ${JSON.stringify(view)}\n     vs   ${JSON.stringify(buttonView)}`}`);
+    }
+    await shared.screenshot({ path: path.join(outDir, `link-${label}.png`) });
+    await shared.close();
+  }
+  check(offOrigin.length === 0, `no request leaves ${origin} (${offOrigin.join(', ') || 'none'})`);
+  check(errors.length === 0, `no console errors (${errors.join(' | ') || 'none'})`);
+} finally {
+  await browser.close();
+}
+console.log(failures ? `links: ${failures} check(s) failed` : 'links: all checks passed');
+process.exit(failures ? 1 : 0);

@@ -25,50 +25,8 @@ pub fn lowercase(s: &str) -> String {
     return s.to_lowercase();
 }
 
-/// `1234567` → `"1,234,567"`.
-pub fn count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// `n` and the noun for it: `"1 miss"`, `"3 misses"`.
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// `0.1234` → `"12.3%"`.
-pub fn percent(ratio: f64) -> String {
-    let p = ratio * 100.0;
-    if p == 0.0 || p >= 10.0 {
-        format!("{p:.0}%")
-    } else {
-        format!("{p:.1}%")
-    }
-}
-
-/// A signed difference: `+3`, `−1,204`, or for a share (`as_share`) `+2.5 pp`.
-pub fn signed(d: f64, as_share: bool) -> String {
-    let sign = if d > 0.0 { "+" } else if d < 0.0 { "−" } else { "±" };
-    if as_share {
-        let pp = d.abs() * 100.0;
-        if pp < 0.1 {
-            format!("{sign}{pp:.2} pp")
-        } else {
-            format!("{sign}{pp:.1} pp")
-        }
-    } else if d.fract() == 0.0 {
-        format!("{sign}{}", count(d.abs() as u64))
-    } else {
-        format!("{sign}{:.2}", d.abs())
-    }
-}
+// Numbers and plurals are worded once, in the core, so the page says what the CLI says.
+pub use specdiff_core::report::wording::{count as plural, grouped, percent, percent_compact, signed};
 
 /// Seconds, short: `"0.52 s"`, `"12 s"`, `"3 min 4 s"`.
 pub fn seconds(s: f64) -> String {
@@ -98,11 +56,11 @@ mod tests {
 
     #[test]
     fn formats() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(1234567), "1,234,567");
-        assert_eq!(count(999), "999");
-        assert_eq!(percent(0.1234), "12%");
-        assert_eq!(percent(0.01234), "1.2%");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(percent_compact(0.1234), "12%");
+        assert_eq!(percent_compact(0.01234), "1.2%");
         assert_eq!(signed(-1204.0, false), "−1,204");
         assert_eq!(signed(0.025, true), "+2.5 pp");
         assert_eq!(date("2026-12-02T13:00:21.794Z"), "2026-12-02 13:00 UTC");

@@ -65,8 +65,8 @@ pub struct SideInfo {
 }
 
 /// How a specialization site (or a whole function) compares between the runs: the core's
-/// `ChangeKind` (`Unchanged` for a single run); [`ClassText`] adds display names and
-/// plain-words descriptions.
+/// `ChangeKind` (`Unchanged` for a single run), whose label and description come from the core's
+/// wording; [`ClassText`] adds the CSS names.
 pub use specdiff_core::engine::ChangeKind as Class;
 
 /// Display texts of a [`Class`].
@@ -75,10 +75,6 @@ pub trait ClassText: Sized {
     fn name(self) -> &'static str;
     /// Parses [`ClassText::name`].
     fn from_name(s: &str) -> Option<Self>;
-    /// Short human label.
-    fn label(self) -> &'static str;
-    /// One sentence in plain words.
-    fn describe(self) -> &'static str;
 }
 
 impl ClassText for Class {
@@ -88,27 +84,6 @@ impl ClassText for Class {
 
     fn from_name(s: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == s)
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            Class::BackedOff => "backed off",
-            c => c.name(),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Class::Lost => "specialized in base, generic (or rewritten away) in head",
-            Class::Missing => "same specialization, but head's counter shows more misses since it was specialized",
-            Class::BackedOff => "generic in both runs; head's backoff shows more failed specialization attempts",
-            Class::Churning => "the sampler saw head's opname flip at this site more often than base's",
-            Class::Changed => "specialized in both runs, differently",
-            Class::Gained => "generic in base, specialized in head",
-            Class::Added => "only in head (code edit)",
-            Class::Removed => "only in base (code edit)",
-            Class::Unchanged => "the same in both runs",
-        }
     }
 }
 

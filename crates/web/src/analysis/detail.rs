@@ -2,38 +2,13 @@
 //! source lines between them, counters in plain words, and long unchanged stretches folded.
 
 use specdiff_core::model::Dump;
-use specdiff_core::report::{Counter, CounterState, FunctionRows, InstrView, Row};
+use specdiff_core::report::wording::counter_words;
+use specdiff_core::report::{FunctionRows, InstrView, Row};
 use specdiff_core::report::KindCounts;
 
 use super::{counts_of, status_of};
 use crate::format::{percent, plural};
 use crate::model::*;
-
-/// Plain words for a decoded counter: `(short text, tooltip)`.
-pub fn counter_words(c: &Counter) -> (String, String) {
-    let raw = format!("counter {}·{} (value·backoff)", c.value, c.backoff);
-    match c.state {
-        CounterState::Cold => ("cold".into(), format!("has not run since the code was quickened; {raw}")),
-        CounterState::Warming => (
-            format!("warm {}", c.value),
-            format!(
-                "not specialized yet: {} left before it tries to specialize, no failed attempt so far; {raw}",
-                plural(c.value as u64, "execution", "executions")
-            ),
-        ),
-        CounterState::BackedOff { failures } => (
-            format!("{failures} fail"),
-            format!(
-                "{} to specialize: backing off, next try in {}; {raw}",
-                plural(failures as u64, "failed attempt", "failed attempts"),
-                plural(c.value as u64, "execution", "executions")
-            ),
-        ),
-        CounterState::Specialized { misses } => {
-            (format!("{misses} miss"), format!("{} since it was specialized; {raw}", plural(misses as u64, "miss", "misses")))
-        }
-    }
-}
 
 fn ins_view(v: &InstrView, site: bool) -> Ins {
     let (counter, tip) = match &v.counter {

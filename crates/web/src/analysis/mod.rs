@@ -21,6 +21,8 @@ use crate::model::{Class, Share};
 
 pub mod detail;
 pub mod summary;
+#[cfg(test)]
+mod one_wording;
 
 impl From<specdiff_core::report::Share> for Share {
     fn from(s: specdiff_core::report::Share) -> Share {

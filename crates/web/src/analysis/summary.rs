@@ -5,11 +5,11 @@
 use specdiff_core::model::Dump;
 use specdiff_core::engine::identity;
 use specdiff_core::cpython::Side as CoreSide;
-use specdiff_core::report::Change;
+use specdiff_core::report::wording::change_sentence;
 use specdiff_core::report::{Hotness, ShareTally};
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
-use crate::format::{count, percent, plural, seconds, signed, sort_dyn, sort_indices};
+use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
 use crate::model::*;
 
 /// What a row says about its function beyond the code object's own name, place and kind.
@@ -167,8 +167,8 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
     let d = s.head.specialized as f64 - s.base.specialized as f64;
     m.push(metric(
         "specialized sites",
-        count(s.base.specialized as u64),
-        count(s.head.specialized as u64),
+        grouped(s.base.specialized as u64),
+        grouped(s.head.specialized as u64),
         delta(d, false),
         tone(d, true),
         TIP_SPECIALIZED,
@@ -176,16 +176,16 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
     let d = s.head.sites as f64 - s.base.sites as f64;
     m.push(metric(
         "specialization sites",
-        count(s.base.sites as u64),
-        count(s.head.sites as u64),
+        grouped(s.base.sites as u64),
+        grouped(s.head.sites as u64),
         delta(d, false),
         Tone::Neutral,
         TIP_SITES,
     ));
     m.push(metric(
         "code objects",
-        count(report.base.code_objects as u64),
-        count(report.head.code_objects as u64),
+        grouped(report.base.code_objects as u64),
+        grouped(report.head.code_objects as u64),
         None,
         Tone::Neutral,
         "code objects in each dump",
@@ -196,10 +196,10 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         head: None,
         delta: Some(format!(
             "{} matched · {} changed · {} added · {} removed",
-            count(s.matched as u64),
-            count(s.changed as u64),
-            count(s.added as u64),
-            count(s.removed as u64)
+            grouped(s.matched as u64),
+            grouped(s.changed as u64),
+            grouped(s.added as u64),
+            grouped(s.removed as u64)
         )),
         tone: Tone::Neutral,
         tip: Some("code objects matched by module and qualified name".into()),
@@ -208,11 +208,11 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         label: "regressions".into(),
         base: None,
         head: None,
-        delta: Some(count(s.regressions as u64)),
+        delta: Some(grouped(s.regressions as u64)),
         tone: if s.regressions > 0 { Tone::Bad } else { Tone::Good },
         tip: Some("lost + missing + backed-off sites over all matched functions".into()),
     });
-    m.push(metric("samples", count(report.base.samples), count(report.head.samples), None, Tone::Neutral, TIP_SAMPLES));
+    m.push(metric("samples", grouped(report.base.samples), grouped(report.head.samples), None, Tone::Neutral, TIP_SAMPLES));
     let d = hd.run.duration_s - bd.run.duration_s;
     m.push(metric("wall time", seconds(bd.run.duration_s), seconds(hd.run.duration_s), None, tone(d, false), TIP_WALL));
     m.push(Metric {
@@ -238,7 +238,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         .take(12)
         .map(|f| {
             let first = f.changes.iter().find(|c| c.kind.is_regression()).or(f.changes.first());
-            let detail = first.map(describe_change).unwrap_or_default();
+            let detail = first.map(change_sentence).unwrap_or_default();
             let key =
                 entries.iter().find(|(_, v)| **v == (Some(f.base_code), Some(f.head_code))).map(|(k, _)| k.clone()).unwrap_or_default();
             TopItem {
@@ -258,20 +258,6 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         })
         .collect();
     entries
-}
-
-fn describe_change(c: &Change) -> String {
-    let what = match (&c.base, &c.head) {
-        (Some(b), Some(h)) if b != h => format!("{b} → {h}"),
-        (Some(b), _) => b.clone(),
-        (None, Some(h)) => h.clone(),
-        (None, None) => c.family.clone(),
-    };
-    let line = c.head_line.or(c.base_line).map(|l| format!(" (line {l})")).unwrap_or_default();
-    match &c.explanation {
-        Some(e) => format!("{what}{line}: {e}"),
-        None => format!("{what}{line}"),
-    }
 }
 
 /// The chart's families: the 14 with the most sites on either side.
@@ -332,10 +318,10 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
     summary.overview.metrics = vec![
         one("CPython", d.python.version.clone(), TIP_PYTHON),
         one("specialized share", percent(total.total.share), "specialization sites in a specialized form, out of all sites"),
-        one("specialized sites", count(total.total.specialized as u64), TIP_SPECIALIZED),
-        one("specialization sites", count(total.total.sites as u64), TIP_SITES),
-        one("code objects", count(n as u64), "code objects in the dump"),
-        one("samples", count(d.run.sampler.samples), TIP_SAMPLES),
+        one("specialized sites", grouped(total.total.specialized as u64), TIP_SPECIALIZED),
+        one("specialization sites", grouped(total.total.sites as u64), TIP_SITES),
+        one("code objects", grouped(n as u64), "code objects in the dump"),
+        one("samples", grouped(d.run.sampler.samples), TIP_SAMPLES),
         one("wall time", seconds(d.run.duration_s), TIP_WALL),
     ];
     let bars = total.families.iter().map(|(f, s)| {

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use crate::model::{Class, ClassText};
+use crate::format::plural;
 
 /// Props of [`ClassBadge`].
 #[derive(Properties, PartialEq)]
@@ -27,7 +28,7 @@ pub fn class_badge(props: &ClassBadgeProps) -> Html {
         (None, _) => c.label().to_string(),
     };
     let tip = match props.count {
-        Some(n) => format!("{n} site{} {}: {}", if n == 1 { "" } else { "s" }, c.label(), c.describe()),
+        Some(n) => format!("{} {}: {}", plural(n as u64, "site", "sites"), c.label(), c.describe()),
         None => format!("{}: {}", c.label(), c.describe()),
     };
     html! { <span class={classes!("badge", format!("c-{}", c.name()))} title={tip} data-class={c.name()}>{text}</span> }

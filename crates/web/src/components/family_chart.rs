@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::format::{count, percent};
+use crate::format::{grouped, percent, percent_compact};
 use crate::model::{FamilyBar, Share};
 
 /// Props of [`FamilyChart`].
@@ -29,7 +29,7 @@ pub fn family_chart(props: &FamilyChartProps) -> Html {
     let bar = |y: f64, h: f64, s: Option<Share>, class: &'static str, who: &'static str, family: &str| -> Html {
         let Some(s) = s else { return html! {} };
         let w = (s.ratio() * BAR_W).max(if s.specialized > 0 { 1.5 } else { 0.0 });
-        let tip = format!("{family} · {who}: {} of {} sites specialized ({})", count(s.specialized as u64), count(s.sites as u64), percent(s.ratio()));
+        let tip = format!("{family} · {who}: {} of {} sites specialized ({})", grouped(s.specialized as u64), grouped(s.sites as u64), percent(s.ratio()));
         html! {
             <g>
                 <rect x={LABEL_W.to_string()} y={y.to_string()} width={BAR_W.to_string()} height={h.to_string()} class="bar-bg" />
@@ -37,7 +37,7 @@ pub fn family_chart(props: &FamilyChartProps) -> Html {
                     <title>{tip.clone()}</title>
                 </rect>
                 <text x={(LABEL_W + BAR_W + 6.0).to_string()} y={(y + h - 1.0).to_string()} class="bar-val">
-                    {format!("{} ({}/{})", percent(s.ratio()), count(s.specialized as u64), count(s.sites as u64))}
+                    {format!("{} ({}/{})", percent_compact(s.ratio()), grouped(s.specialized as u64), grouped(s.sites as u64))}
                     <title>{tip}</title>
                 </text>
             </g>

@@ -7,8 +7,8 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::function_row::FunctionRowView;
 use super::Ctx;
-use crate::format::count;
-use crate::model::{Class, ClassText, Mode, Summary};
+use crate::format::{grouped, plural};
+use crate::model::{Class, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
 /// Height of one row in CSS pixels (must match `.frow` in the style sheet).
@@ -127,7 +127,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
                     let onclick = ctx.dispatch.reform(move |_| Action::SetClass(if on { None } else { Some(c) }));
                     html! {
                         <button class={classes!("chip", on.then_some("on"))} {onclick}
-                            title={format!("{} function{} with {} sites: {}", n, if n == 1 { "" } else { "s" }, c.label(), c.describe())}>
+                            title={format!("{} with {} sites: {}", plural(n as u64, "function", "functions"), c.label(), c.describe())}>
                             <ClassBadge class={c} />{format!(" {n}")}
                         </button>
                     }
@@ -151,7 +151,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
             </div>
             {chips}
             <div class="flist-count">
-                <span>{format!("{} of {} functions", count(total as u64), count(s.rows.len() as u64))}</span>
+                <span>{format!("{} of {} functions", grouped(total as u64), grouped(s.rows.len() as u64))}</span>
                 if diff {
                     <label class="toggle"><input type="checkbox" checked={props.filter.show_unchanged} onchange={onunchanged} />{" show unchanged"}</label>
                 }

@@ -7,6 +7,7 @@ use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
 use crate::model::{Class, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::state::Shared;
+use crate::format::plural;
 
 /// Props of [`FunctionView`].
 #[derive(Properties, PartialEq)]
@@ -142,7 +143,7 @@ fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, 
                 let onclick = Callback::from(move |_| state.set(opened.clone()));
                 out.push(html! {
                     <tr class="fold" {onclick} title="click to unfold">
-                        <td colspan={cols.to_string()}>{format!("⋯ {n} unchanged instruction{} folded", if n == 1 { "" } else { "s" })}</td>
+                        <td colspan={cols.to_string()}>{format!("⋯ {} folded", plural(n as u64, "unchanged instruction", "unchanged instructions"))}</td>
                     </tr>
                 });
             }

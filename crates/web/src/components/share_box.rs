@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::Ctx;
 use crate::browser;
-use crate::format::count;
+use crate::format::grouped;
 use crate::state::Action;
 
 /// Props of [`ShareBox`].
@@ -44,7 +44,7 @@ pub fn share_box(props: &ShareBoxProps) -> Html {
                     <input class="share-url" readonly=true value={props.url.clone()} onfocus={select} />
                     <button class="btn primary" onclick={copy}>{ if *copied { "copied" } else { "copy" } }</button>
                 </div>
-                <p class="muted">{format!("{} characters", count(props.url.len() as u64))}
+                <p class="muted">{format!("{} characters", grouped(props.url.len() as u64))}
                     if let Some(n) = &props.note { {" · "}{n.clone()} }
                 </p>
             </div>

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::progress_bar::ProgressBar;
 use super::Ctx;
 use crate::browser;
-use crate::format::count;
+use crate::format::{grouped, plural};
 use crate::model::Side;
 use crate::protocol::Request;
 use crate::state::SideState;
@@ -86,10 +86,10 @@ pub fn side_card(props: &SideCardProps) -> Html {
             facts.push(info.date.clone());
         }
         if info.has_dump {
-            facts.push(format!("{} code objects", count(info.code_objects as u64)));
+            facts.push(format!("{} code objects", grouped(info.code_objects as u64)));
         }
         if !info.stats_files.is_empty() {
-            facts.push(format!("+{} pystats file{}", info.stats_files.len(), if info.stats_files.len() == 1 { "" } else { "s" }));
+            facts.push(format!("+{}", plural(info.stats_files.len() as u64, "pystats file", "pystats files")));
         }
         let title = facts.join(" · ");
         html! {

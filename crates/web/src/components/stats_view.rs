@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::Ctx;
-use crate::format::count;
+use crate::format::{grouped, plural};
 use crate::model::{Side, StatsTable};
 use crate::state::{Action, Shared};
 use crate::stats_order::{order, StatsKey, StatsSort};
@@ -58,7 +58,7 @@ pub fn stats_view(props: &StatsViewProps) -> Html {
     let push_cells = |out: &mut Vec<Html>, c: usize, b: Option<u64>, h: Option<u64>| {
         for &s in &sides {
             let (v, class) = if s == Side::Base { (b, "") } else { (h, tone(c, b, h)) };
-            out.push(html! { <td class={classes!("num", class)}>{v.map(count).unwrap_or_default()}</td> });
+            out.push(html! { <td class={classes!("num", class)}>{v.map(grouped).unwrap_or_default()}</td> });
         }
     };
     // Failure kinds sit under the last column, which the engine makes "failure".
@@ -80,7 +80,7 @@ pub fn stats_view(props: &StatsViewProps) -> Html {
                 opened.set(now);
             });
             let n = r.kinds.len();
-            let label = format!("{} {} failure kind{}", if open { "▾" } else { "▸" }, n, if n == 1 { "" } else { "s" });
+            let label = format!("{} {}", if open { "▾" } else { "▸" }, plural(n as u64, "failure kind", "failure kinds"));
             html! { <button class="kinds-toggle" aria-expanded={open.to_string()} {onclick}>{label}</button> }
         });
         let mut cells = vec![html! { <th>{r.name.clone()}{toggle}</th> }];

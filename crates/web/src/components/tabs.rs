@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use super::Ctx;
-use crate::format::count;
+use crate::format::grouped;
 use crate::model::{Mode, Summary};
 use crate::route::Tab;
 use crate::state::{Action, Shared};
@@ -28,9 +28,9 @@ pub fn tabs(props: &TabsProps) -> Html {
             Tab::Functions => match s.mode {
                 Mode::Diff => {
                     let changed = s.rows.iter().filter(|r| r.is_changed()).count() as u64;
-                    format!("Functions · {} changed of {}", count(changed), count(s.rows.len() as u64))
+                    format!("Functions · {} changed of {}", grouped(changed), grouped(s.rows.len() as u64))
                 }
-                Mode::Single(_) => format!("Functions · {}", count(s.rows.len() as u64)),
+                Mode::Single(_) => format!("Functions · {}", grouped(s.rows.len() as u64)),
                 Mode::Empty => "Functions".into(),
             },
             Tab::Stats => if s.has_stats { "Stats".into() } else { "Stats · none".into() },

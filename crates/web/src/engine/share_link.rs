@@ -11,7 +11,7 @@ use specdiff_core::share::{self, ShareNote, SharePayload};
 
 use super::load::side_info;
 use super::{Run, Session};
-use crate::format::count;
+use crate::format::grouped;
 use crate::model::*;
 use crate::protocol::Response;
 
@@ -60,8 +60,8 @@ impl Session {
                             if note.reduced {
                                 info.note = Some(format!(
                                     "share link: {} of {} code objects (the changed ones)",
-                                    count(d.code.len() as u64),
-                                    count(total as u64)
+                                    grouped(d.code.len() as u64),
+                                    grouped(total as u64)
                                 ));
                             }
                             let run = Run::new(info, Some(d), None);
@@ -156,11 +156,11 @@ impl Session {
             if payload.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
                 let mut text = format!(
                     "reduced to {} of {} code objects (the changed ones) to keep the link short",
-                    count(kept as u64),
-                    count(totals.0.max(totals.1) as u64)
+                    grouped(kept as u64),
+                    grouped(totals.0.max(totals.1) as u64)
                 );
                 if payload.len() > share::COMMENT_FRIENDLY_CHARS {
-                    text.push_str(&format!("; still {} characters: too long for a GitHub comment", count(payload.len() as u64)));
+                    text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
                 }
                 return Response::ShareLink { payload, note: Some(text) };
             }

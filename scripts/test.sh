@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of specdiff: installs what the tests need first (scripts/setup.sh is
 # idempotent), then native Rust tests (which run the real interpreters found here and say which
-# were skipped), the wasm32 build of the core, and the web viewer's browser tests.
+# were skipped), the wasm32 build of the core, the packaging checks (wheel, sdist, Windows and
+# macOS builds, crates.io), and the web viewer's browser tests.
 # Ends with one line "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,7 @@ step rust-tests cargo test --workspace --locked
 echo "=== interpreters used by the tests"
 cat target/specdiff-test-interpreters.txt 2>/dev/null || echo "(no interpreter report: the CLI tests did not run)"
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
+step packaging ./scripts/test-packaging.sh
 step web ./scripts/e2e.sh
 
 echo

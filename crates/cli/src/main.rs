@@ -11,6 +11,7 @@ mod gate;
 mod harness_output;
 mod link;
 mod output;
+mod platform;
 mod python;
 mod render;
 mod stats_cmd;
@@ -19,7 +20,10 @@ use clap::{Parser, Subcommand};
 
 // Reading a whole-program dump makes a few hundred thousand small allocations (strings, cache
 // words); with mimalloc `specdiff diff` reads two such dumps ~1.5x faster than with glibc's
-// malloc (docs/benchmarks.md, "Diff engine").
+// malloc (docs/benchmarks.md, "Diff engine"). mimalloc is C: the `mimalloc` feature (on by
+// default) lets a build for a target without a C toolchain (macOS from Linux: no Apple SDK)
+// use the system allocator instead.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -27,10 +31,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// touches ~200 MB, and one fault per 2 MB instead of per 4 KB takes ~40% off `specdiff diff`'s
 /// wall time on such a pair (docs/benchmarks.md, "Diff engine"). The same as running with
 /// `MIMALLOC_ALLOW_LARGE_OS_PAGES=1`; where the kernel has no huge pages it falls back to
-/// normal ones.
+/// normal ones. Linux only: Windows grants large pages only to accounts with the "lock pages
+/// in memory" privilege, and macOS has no transparent huge pages.
 fn large_pages() {
+    #[cfg(all(feature = "mimalloc", target_os = "linux"))]
     // SAFETY: sets a global option of the allocator; mimalloc reads it when it next maps memory.
-    unsafe { libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true) };
+    unsafe {
+        libmimalloc_sys::mi_option_set_enabled(libmimalloc_sys::mi_option_large_os_pages, true)
+    };
 }
 
 #[derive(Debug, Parser)]

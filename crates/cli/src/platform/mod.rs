@@ -1,0 +1,173 @@
+//! Everything `specdiff` does differently on Unix and Windows, behind one small interface:
+//! how a child interpreter is interrupted and how its end is read (signals and process
+//! groups), where CPython's pystats builds write and where the lock that serializes them
+//! lives (temporary files), and which interpreter a dump runs by default. The rest of the
+//! crate uses only this module; nothing else names `std::os::unix` or `std::os::windows`.
+//!
+//! The Windows rules that are plain data (exit codes, file names) live in `windows_rules`,
+//! compiled on every platform so that the unit tests check them on Linux too.
+
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus};
+
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+use unix as imp;
+
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as imp;
+
+mod windows_rules;
+
+/// How the interpreter process ended, as far as the dump's error messages care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// It exited with this status.
+    Code(i32),
+    /// Ctrl-C ended it (Unix: SIGINT; Windows: `STATUS_CONTROL_C_EXIT`).
+    Interrupted,
+    /// Unix only: another signal ended it.
+    #[cfg_attr(windows, allow(dead_code))]
+    Signal(i32),
+}
+
+/// Reads `status` the platform's way.
+pub fn ended(status: &ExitStatus) -> Ended {
+    imp::ended(status)
+}
+
+/// Passes a Ctrl-C on to `child`, for a Ctrl-C that reached specdiff alone (a terminal's
+/// Ctrl-C reaches both). Returns whether anything was sent: on Windows nothing is, because a
+/// console delivers Ctrl-C to every process attached to it and cannot aim it at one.
+pub fn forward_interrupt(child: &Child) -> bool {
+    imp::forward_interrupt(child)
+}
+
+/// The folder a CPython pystats build writes its raw stats files to (fixed in CPython's
+/// `Python/specialize.c`, per platform).
+pub fn pystats_dir() -> &'static Path {
+    Path::new(imp::PYSTATS_DIR)
+}
+
+/// The lock file that serializes specdiff dumps sharing [`pystats_dir`].
+pub fn pystats_lock_path() -> PathBuf {
+    imp::pystats_lock_path()
+}
+
+/// Takes an exclusive lock on `file`, calling `waiting` first if someone else holds it.
+/// `false` if the lock cannot be had at all (the caller goes on without it).
+pub fn lock_exclusive(file: &File, waiting: impl FnOnce()) -> bool {
+    match file.try_lock() {
+        Ok(()) => true,
+        Err(TryLockError::WouldBlock) => {
+            waiting();
+            file.lock().is_ok()
+        }
+        Err(TryLockError::Error(_)) => false,
+    }
+}
+
+/// The interpreter `specdiff dump` runs when neither `--python` nor `SPECDIFF_PYTHON` says:
+/// the one next to the `specdiff` executable when there is one (installed into a virtual
+/// environment, or beside a Python by pip), because that is the Python whose code the user
+/// wants to see; else the platform's usual command name.
+pub fn default_python() -> String {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().and_then(|d| python_in(d, imp::PYTHON_NAMES)));
+    match beside {
+        Some(p) => p.display().to_string(),
+        None => imp::PYTHON_FALLBACK.to_string(),
+    }
+}
+
+/// The first of `names` that is a file in `dir`.
+fn python_in(dir: &Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interpreter_beside_the_executable_is_found_by_each_platforms_names() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(python_in(dir.path(), &["python3", "python"]), None);
+        std::fs::write(dir.path().join("python"), "").unwrap();
+        assert_eq!(
+            python_in(dir.path(), &["python3", "python"]),
+            Some(dir.path().join("python"))
+        );
+        std::fs::write(dir.path().join("python3"), "").unwrap();
+        assert_eq!(
+            python_in(dir.path(), &["python3", "python"]),
+            Some(dir.path().join("python3"))
+        );
+        // A venv's Scripts folder on Windows: only python.exe counts there.
+        assert_eq!(python_in(dir.path(), windows_rules::PYTHON_NAMES), None);
+        std::fs::write(dir.path().join("python.exe"), "").unwrap();
+        assert_eq!(
+            python_in(dir.path(), windows_rules::PYTHON_NAMES),
+            Some(dir.path().join("python.exe"))
+        );
+        // A folder of that name is not an interpreter.
+        let sub = tempfile::tempdir().unwrap();
+        std::fs::create_dir(sub.path().join("python3")).unwrap();
+        assert_eq!(python_in(sub.path(), &["python3"]), None);
+    }
+
+    #[test]
+    fn a_held_lock_makes_the_second_taker_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.lock");
+        let open = move || {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .unwrap()
+        };
+        let first = open();
+        assert!(lock_exclusive(&first, || panic!("nobody holds it yet")));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let second = std::thread::spawn(move || {
+            let f = open();
+            let mut waited = false;
+            let got = lock_exclusive(&f, || waited = true);
+            tx.send(()).unwrap();
+            (got, waited)
+        });
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(
+            rx.try_recv().is_err(),
+            "the second taker must wait while the first holds the lock"
+        );
+        drop(first);
+        assert_eq!(second.join().unwrap(), (true, true));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_exit_statuses_read_as_before() {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(ended(&ExitStatus::from_raw(3 << 8)), Ended::Code(3));
+        assert_eq!(
+            ended(&ExitStatus::from_raw(libc::SIGINT)),
+            Ended::Interrupted
+        );
+        assert_eq!(
+            ended(&ExitStatus::from_raw(libc::SIGKILL)),
+            Ended::Signal(libc::SIGKILL)
+        );
+        assert_eq!(pystats_dir(), Path::new("/tmp/py_stats"));
+        assert_eq!(
+            pystats_lock_path(),
+            Path::new("/tmp/specdiff-py_stats.lock")
+        );
+    }
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Packaging checks: what `pipx install specdiff`, `cargo install specdiff-cli` and the release
+# workflow (.github/workflows/release.yml) rely on, run here.
+#  1. the wheel and the sdist, built with the commands release.yml runs for Linux;
+#  2. a wheel built from the sdist alone (what pip does where no wheel fits);
+#  3. the wheel installed into a fresh venv of every pyenv CPython 3.11+, and `specdiff dump`
+#     run with no --python: the dump must name that venv's interpreter (also through a
+#     symlink, the way pipx exposes it);
+#  4. `cargo check` (and clippy) of the CLI for Windows and macOS;
+#  5. `cargo publish --dry-run` of every publishable crate;
+#  6. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it).
+# Needs what scripts/setup.sh installs (maturin in .tools/packaging, the rustup targets,
+# mingw-w64; the viewer's build tools). About 12 min cold on 2 cores (5 of them the viewer's
+# first wasm build, which the web step reuses), 2 min when nothing changed; it prints its time.
+# MATURIN=path overrides the maturin used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+maturin=${MATURIN:-$root/.tools/packaging/bin/maturin}
+[ -x "$maturin" ] || { echo "test-packaging: $maturin not found; run scripts/setup.sh" >&2; exit 1; }
+start=$SECONDS
+ok() { echo "ok   $*"; }
+fail() { echo "FAIL $*" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=target/packaging
+rm -rf "$out"
+version=$(cargo metadata --locked --no-deps --format-version 1 \
+  | python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "specdiff-cli"))')
+
+# 1. As release.yml builds them for Linux (there inside maturin-action's manylinux container).
+"$maturin" build --release --locked --out "$out"
+"$maturin" sdist --out "$out"
+wheel=$(ls "$out"/specdiff-"$version"-py3-none-*.whl)
+sdist="$out/specdiff-$version.tar.gz"
+[ -f "$sdist" ] || fail "no sdist $sdist"
+ok "wheel $(basename "$wheel") ($(stat -c %s "$wheel") bytes), sdist $(stat -c %s "$sdist") bytes"
+python3 - "$wheel" "$version" <<'PY'
+import sys, zipfile
+wheel, version = sys.argv[1:]
+z = zipfile.ZipFile(wheel)
+meta = z.read(f"specdiff-{version}.dist-info/METADATA").decode()
+for needle in ("Name: specdiff", f"Version: {version}", "License-Expression: MIT OR Apache-2.0",
+               "Requires-Python: >=3.11", "Project-URL: Source", "Classifier: Operating System :: Microsoft :: Windows",
+               "# specdiff"):
+    assert needle in meta, f"METADATA lacks {needle!r}"
+scripts = [n for n in z.namelist() if n.startswith(f"specdiff-{version}.data/scripts/")]
+assert scripts == [f"specdiff-{version}.data/scripts/specdiff"], scripts
+PY
+ok "wheel metadata: name, version $version, licence, URLs, classifiers, README; one script: specdiff"
+
+# 2. The sdist is complete: it builds on its own (its workspace has no viewer crate, so the
+#    lock file is trimmed: no --locked). Shares target/ so only the two crates are rebuilt.
+tar xzf "$sdist" -C "$tmp"
+(cd "$tmp/specdiff-$version" && CARGO_TARGET_DIR="$root/target" "$maturin" build --release --out "$tmp/from-sdist" >/dev/null 2>&1) \
+  || fail "a wheel does not build from $sdist"
+ok "a wheel builds from the sdist alone: $(basename "$(ls "$tmp"/from-sdist/*.whl)")"
+
+# 3. Installed into a venv of each CPython, run with no --python and no python3 of its own
+#    on PATH but /usr/bin's.
+pythons=()
+for v in $(pyenv versions --bare 2>/dev/null | grep -E '^3\.(1[1-9]|[2-9][0-9])\.[0-9]+$'); do
+  pythons+=("$(pyenv prefix "$v")/bin/python3")
+done
+[ ${#pythons[@]} -gt 0 ] || fail "no pyenv CPython 3.11+ here"
+for py in "${pythons[@]}"; do
+  v=$("$py" -c 'import platform; print(platform.python_version())')
+  venv="$tmp/venv-$v"
+  "$py" -m venv "$venv"
+  "$venv/bin/pip" install -q --no-index "$wheel"
+  [ "$("$venv/bin/specdiff" --version)" = "specdiff $version" ] || fail "$v: specdiff --version: $("$venv/bin/specdiff" --version)"
+  mkdir -p "$tmp/pipx-bin-$v"
+  ln -s "$venv/bin/specdiff" "$tmp/pipx-bin-$v/specdiff"
+  for exe in "$venv/bin/specdiff" "$tmp/pipx-bin-$v/specdiff"; do
+    (cd "$tmp" && env -u SPECDIFF_PYTHON PATH=/usr/bin:/bin "$exe" dump --no-sample -o "$tmp/dump-$v.json" "$root/examples/demo/base.py" 5 >/dev/null 2>"$tmp/err") \
+      || fail "$v: $exe dump: $(cat "$tmp/err")"
+    "$py" - "$tmp/dump-$v.json" "$venv/bin/python3" "$v" <<'PY' || fail "$v: $exe ran the wrong interpreter"
+import json, sys
+dump, want, version = sys.argv[1:]
+py = json.load(open(dump))["python"]
+assert py["executable"] == want and py["version"] == version, (py["executable"], py["version"], want, version)
+PY
+  done
+  ok "CPython $v: pip install of the wheel; specdiff dump (also through a pipx-style symlink) ran $venv/bin/python3"
+done
+
+# 4. Windows and macOS. mimalloc is C: mingw-w64 builds it for Windows; for macOS there is no
+#    Apple SDK here, so the check runs without it (--no-default-features), as the crate allows.
+cross() { # target, extra cargo args...
+  local target=$1; shift
+  cargo check --locked -p specdiff-cli --target "$target" "$@"
+  cargo clippy --locked -p specdiff-cli --no-deps --target "$target" "$@" -- -D warnings
+  ok "cargo check + clippy -p specdiff-cli --target $target $*"
+}
+cross x86_64-pc-windows-gnu
+cross aarch64-apple-darwin --no-default-features
+cross x86_64-apple-darwin --no-default-features
+
+# 5. crates.io: package and build each publishable crate from its packaged sources, the CLI
+#    against the packaged core (specdiff-web is publish = false).
+# The CLI is verified against the packaged core, built as a registry crate; cargo takes a
+# registry crate's sources as immutable, so a core changed since the last run under the same
+# version would be verified with the old build. Hence a target dir of its own, cleaned of the
+# two crates first (the dependencies stay built there).
+publish_target=target/publish-check
+cargo clean --target-dir "$publish_target" -p specdiff-core -p specdiff-cli 2>/dev/null || true
+cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
+ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"
+
+# 6. The viewer bundle, with the script release.yml runs.
+./scripts/viewer-bundle.sh "$tmp/assets" >"$tmp/viewer.log" 2>&1 || { cat "$tmp/viewer.log"; fail "scripts/viewer-bundle.sh"; }
+tar tzf "$tmp/assets/specdiff-viewer-$version.tar.gz" >"$tmp/viewer.list"
+grep -qx './index.html' "$tmp/viewer.list" && grep -q '\.wasm$' "$tmp/viewer.list" && ! grep -q 'offline' "$tmp/viewer.list" \
+  || fail "the viewer archive lacks index.html or the wasm, or has the one-file copy: $(tr '\n' ' ' <"$tmp/viewer.list")"
+grep -q 'id="specdiff-wasm"' "$tmp/assets/specdiff-viewer-$version.html" || fail "the one-file viewer carries no wasm"
+ok "viewer bundle: $(ls "$tmp/assets" | tr '\n' ' ')"
+
+echo "test-packaging: done in $((SECONDS - start)) s"

@@ -140,7 +140,7 @@ mod tests {
                       ran\t3.14.2(pyodide)\tinterpreters\t\nran\t3.11.7\tinterpreters\t\n\
                       ran\t3.12.1\topcode_tables\t\nran\t3.11-pystats\tcapture\t\n";
         assert_eq!(
-            summary(&record),
+            summary(record),
             "interpreters: ran 3.11.7 3.12.1 3.14.2(pyodide) 3.11-pystats 3.13-pystats pypy3; skipped: none"
         );
     }

@@ -9,7 +9,8 @@
 //! Layers:
 //! - [`model`], [`protocol`], [`wire`]: the data exchanged with the engine and its binary form.
 //! - [`engine`], [`analysis`]: pure Rust, runs anywhere (native unit tests included).
-//! - [`state`], [`route`], [`format`]: the page state and its pure reducer.
+//! - [`state`], [`route`], [`stats_order`], [`format`](mod@format): the page state, its pure reducer
+//!   and what it is shown with.
 //! - [`bridge`], [`browser`], [`components`], [`hooks`]: browser I/O, the Yew components and
 //!   their page-wide event listeners.
 

@@ -1,5 +1,5 @@
 //! The summary of what is loaded: the function list (one [`FunctionRow`] per code object,
-//! all built by [`function_row`]), the run-level metrics, the family chart and the top list,
+//! all built by `function_row`), the run-level metrics, the family chart and the top list,
 //! for two runs ([`diff_summary`]) or one ([`single_summary`]).
 
 use specdiff_core::model::Dump;

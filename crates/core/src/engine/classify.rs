@@ -166,6 +166,38 @@ pub struct Change {
     pub row: u32,
 }
 
+#[cfg(test)]
+impl Change {
+    /// A change with only what tests of the wording and the explainer look at.
+    pub(crate) fn for_test(
+        kind: ChangeKind,
+        family: &str,
+        (base, head): (Option<&str>, Option<&str>),
+        (base_line, head_line): (Option<u32>, Option<u32>),
+    ) -> Change {
+        Change {
+            kind,
+            family: family.into(),
+            base: base.map(Into::into),
+            head: head.map(Into::into),
+            base_line,
+            head_line,
+            explanation: None,
+            operand: None,
+            base_offset: None,
+            head_offset: None,
+            base_counter: None,
+            head_counter: None,
+            base_churn: None,
+            head_churn: None,
+            hotness: 0,
+            source: None,
+            row_kind: RowKind::Same,
+            row: 0,
+        }
+    }
+}
+
 /// One side of an aligned site, with what the classifier reads from it.
 #[derive(Debug, Clone, Copy)]
 pub struct SiteView<'a> {

@@ -334,31 +334,12 @@ fn loop_ranges(d: &Dump, c: &crate::model::dump::CodeInfo) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::align::RowKind;
     use crate::format::builder::DumpBuilder;
 
     fn change(kind: ChangeKind, family: &str, base: &str, head: &str) -> Change {
-        Change {
-            kind,
-            family: family.into(),
-            base: Some(base.into()),
-            head: Some(head.into()),
-            base_line: Some(1),
-            head_line: Some(1),
-            explanation: None,
-            operand: Some("+".into()),
-            base_offset: None,
-            head_offset: None,
-            base_counter: None,
-            head_counter: None,
-            base_churn: None,
-            head_churn: None,
-            hotness: 0,
-            source: None,
-            row_kind: RowKind::Same,
-            row: 0,
-        }
+        Change { operand: Some("+".into()), ..Change::for_test(kind, family, (Some(base), Some(head)), (Some(1), Some(1))) }
     }
+
 
     fn facts(c: &Change) -> Facts<'_> {
         Facts { change: c, base: None, head: None, head_sites: &[], head_index: None, head_code: None, base_key: None }

@@ -295,27 +295,9 @@ mod tests {
     }
 
     fn change(base: Option<&str>, head: Option<&str>, lines: (Option<u32>, Option<u32>)) -> Change {
-        Change {
-            kind: ChangeKind::Lost,
-            family: "LOAD_ATTR".into(),
-            base: base.map(Into::into),
-            head: head.map(Into::into),
-            base_line: lines.0,
-            head_line: lines.1,
-            explanation: None,
-            operand: None,
-            base_offset: None,
-            head_offset: None,
-            base_counter: None,
-            head_counter: None,
-            base_churn: None,
-            head_churn: None,
-            hotness: 0,
-            source: None,
-            row_kind: crate::engine::align::RowKind::Same,
-            row: 0,
-        }
+        Change::for_test(ChangeKind::Lost, "LOAD_ATTR", (base, head), lines)
     }
+
 
     #[test]
     fn change_words() {

@@ -86,8 +86,9 @@ status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 
 echo "== 4. the page under a sub-path, and CLI links opened in it"
-# specdiff as the PR action installs it (action.yml), here into out/ and from this checkout's
-# target dir, where it only copies the release build above; the links below are made with it.
+# specdiff installed with `cargo install --path` (README's install from a clone), here into out/
+# and from this checkout's target dir, where it only copies the release build above; the links
+# below are made with it.
 CARGO_TARGET_DIR="$root/target" cargo install -q --locked --force --root "$out/install" --path crates/cli
 specdiff="$out/install/bin/specdiff"
 ./scripts/build-web.sh --no-offline-html --public-url /specdiff/ --dist out/pages/specdiff >/dev/null

@@ -5,7 +5,8 @@
 #  2. a wheel built from the sdist alone (what pip does where no wheel fits);
 #  3. the wheel installed into a fresh venv of every pyenv CPython 3.11+, and `specdiff dump`
 #     run with no --python: the dump must name that venv's interpreter (also through a
-#     symlink, the way pipx exposes it);
+#     symlink, the way pipx exposes it); then the PR action's install step
+#     (scripts/ci/install_specdiff.py): from the index, its failures, and install-from: source;
 #  4. `cargo check` (and clippy) of the CLI for Windows and macOS;
 #  5. `cargo publish --dry-run` of every publishable crate;
 #  6. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it).
@@ -84,6 +85,44 @@ PY
   done
   ok "CPython $v: pip install of the wheel; specdiff dump (also through a pipx-style symlink) ran $venv/bin/python3"
 done
+
+# 3b. The PR action's install step (action.yml runs scripts/ci/install_specdiff.py with the Python
+#     it set up), for each CPython: the default `pip install specdiff==<this checkout's version>`,
+#     answered by the wheel of step 1 instead of PyPI (pip's own PIP_NO_INDEX/PIP_FIND_LINKS);
+#     a version that is not there, and one that is no version, fail with one line.
+install_action() { # python, venv, env assignments...
+  local py=$1 venv=$2; shift 2
+  env "$@" "$py" "$root/scripts/ci/install_specdiff.py" "$root" "$venv"
+}
+for py in "${pythons[@]}"; do
+  v=$("$py" -c 'import platform; print(platform.python_version())')
+  venv="$tmp/action-$v"
+  : >"$tmp/github-output"
+  exe=$(install_action "$py" "$venv" PIP_NO_INDEX=1 PIP_FIND_LINKS="$root/$out" GITHUB_OUTPUT="$tmp/github-output" 2>"$tmp/err") \
+    || fail "$v: install_specdiff.py: $(tail -3 "$tmp/err")"
+  [ "$exe" = "$venv/bin/specdiff" ] && [ "$(cat "$tmp/github-output")" = "path=$venv/bin/specdiff" ] \
+    || fail "$v: install_specdiff.py printed $exe, wrote $(cat "$tmp/github-output")"
+  [ "$("$exe" --version)" = "specdiff $version" ] || fail "$v: the action's specdiff --version: $("$exe" --version)"
+  ok "CPython $v: the action's install (pip install specdiff==$version into its own venv) gives $exe"
+done
+py=${pythons[0]}
+for case in "0.0.0|is that version released on PyPI?" "1.0,>=0|not a released version number"; do
+  want=${case%%|*} needle=${case#*|}
+  if install_action "$py" "$tmp/action-bad" PIP_NO_INDEX=1 PIP_FIND_LINKS="$root/$out" SPECDIFF_VERSION="$want" >/dev/null 2>"$tmp/err"; then
+    fail "the action installed specdiff-version $want"
+  fi
+  last=$(tail -1 "$tmp/err")
+  [[ $last == "install_specdiff: "*"$needle"* ]] || fail "specdiff-version $want: $last"
+  ok "specdiff-version $want fails with: $last"
+done
+# install-from: source, as this repository's own PR workflow runs it: pip builds this checkout
+# with maturin (fetched from PyPI as the build dependency, as on GitHub); the release build of
+# step 1 in target/ is reused.
+exe=$(install_action "$py" "$tmp/action-source" SPECDIFF_INSTALL_FROM=source CARGO_TARGET_DIR="$root/target" 2>"$tmp/err") \
+  || fail "install-from source: $(tail -3 "$tmp/err")"
+[ "$("$exe" --version)" = "specdiff $version" ] || fail "install-from source: specdiff --version: $("$exe" --version)"
+grep -q 'Building wheel for specdiff' "$tmp/err" || fail "install-from source built no wheel: $(tail -3 "$tmp/err")"
+ok "install-from source (pip install $root, built by maturin) gives $exe"
 
 # 4. Windows and macOS. mimalloc is C: mingw-w64 builds it for Windows; for macOS there is no
 #    Apple SDK here, so the check runs without it (--no-default-features), as the crate allows.

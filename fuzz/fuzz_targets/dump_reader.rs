@@ -2,7 +2,13 @@
 //! error is one line naming the file. A dump the reader accepts must be usable by everything
 //! downstream: it is written back and read again, its source lines are looked up, and it is
 //! diffed with itself (the reader's validation is what lets the engine index without checks).
+//!
+//! An input starting `\0x` is expanded first (`common/amplify.rs`): a few bytes then stand
+//! for a document megabytes long or deep, where costs that grow faster than the input show.
 #![no_main]
+
+#[path = "../common/amplify.rs"]
+mod amplify;
 
 use libfuzzer_sys::fuzz_target;
 use specdiff_core::format::to_json;
@@ -11,6 +17,7 @@ use specdiff_core::{read_dump, DiffOptions, DiffSession, ReadLimits};
 const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 20 };
 
 fuzz_target!(|data: &[u8]| {
+    let data = &*amplify::expand(data);
     let dump = match read_dump("fuzz.json", data, LIMITS) {
         Ok(d) => d,
         Err(e) => {

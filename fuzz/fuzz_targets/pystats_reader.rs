@@ -2,7 +2,13 @@
 //! file, plain or gzip), and what it returns to the summary, the diff, the merge and the JSON
 //! writer: nothing may panic, every error is one line naming the file, and what the writer
 //! writes reads back unchanged.
+//!
+//! An input starting `\0x` is expanded first (`common/amplify.rs`): a few bytes then stand
+//! for a document megabytes long or deep, where costs that grow faster than the input show.
 #![no_main]
+
+#[path = "../common/amplify.rs"]
+mod amplify;
 
 use libfuzzer_sys::fuzz_target;
 use specdiff_core::format::{read_stats, read_stats_file, PystatsOptions, StatsFile};
@@ -10,6 +16,7 @@ use specdiff_core::report::{diff_stats, summarize};
 use specdiff_core::ReadLimits;
 
 fuzz_target!(|data: &[u8]| {
+    let data = &*amplify::expand(data);
     // The first byte picks the version the file is read as, so all three paths are explored.
     let (python, bytes) = match data.split_first() {
         Some((b, rest)) => ([None, Some((3, 12)), Some((3, 13))][*b as usize % 3], rest),

@@ -6,7 +6,13 @@
 //! prefix, base64url and DEFLATE layers); odd → the rest is a link *body*, which the target
 //! packs with the real encoding first, so the fuzzer reaches the body parser and the dump
 //! reader behind it without having to forge DEFLATE streams.
+//!
+//! An input starting `\0x` is expanded first (`common/amplify.rs`): a few bytes then stand
+//! for a document megabytes long or deep, where costs that grow faster than the input show.
 #![no_main]
+
+#[path = "../common/amplify.rs"]
+mod amplify;
 
 use std::io::Write;
 
@@ -17,6 +23,7 @@ use specdiff_core::ReadLimits;
 const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 20 };
 
 fuzz_target!(|data: &[u8]| {
+    let data = &*amplify::expand(data);
     let Some((&mode, rest)) = data.split_first() else { return };
     let text = if mode % 2 == 0 {
         String::from_utf8_lossy(rest).into_owned()

@@ -21,6 +21,8 @@ use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
 use crate::format::dump::{read_dump, to_json};
+#[cfg(feature = "share-flate")]
+use crate::format::input::read_within;
 use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
 use crate::model::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
 
@@ -105,16 +107,15 @@ pub fn pack(packed: &[u8]) -> String {
 /// Unpacks a link payload made by [`encode`]. Errors are one line, named [`SOURCE_NAME`].
 #[cfg(feature = "share-flate")]
 pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError> {
-    use std::io::Read;
     let packed = unpack(text)?;
-    let mut body = Vec::new();
-    let mut reader = flate2::read::DeflateDecoder::new(packed.as_slice()).take(limits.max_bytes + 1);
-    match reader.read_to_end(&mut body) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(cut_error()),
-        Err(_) => return Err(corrupt_error()),
+    // Links compress ~5×; the buffer grows past that only while data comes, up to the limit.
+    let reader = flate2::read::DeflateDecoder::new(packed.as_slice());
+    match read_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
+        Ok(Some(body)) => read_body(&body, limits),
+        Ok(None) => Err(InputError::new(SOURCE_NAME, InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(cut_error()),
+        Err(_) => Err(corrupt_error()),
     }
-    read_body(&body, limits)
 }
 
 /// The first half of [`decode`]: the raw DEFLATE bytes a link payload carries, after the

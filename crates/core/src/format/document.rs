@@ -5,7 +5,8 @@
 //!
 //! 1. [`load`]: decompress (gzip) within [`ReadLimits`], refuse an empty file, sniff.
 //! 2. [`Input::json`]: refuse anything but a JSON object, naming a raw pystats file when the
-//!    kind has words for it.
+//!    kind has words for it. Before serde reads it, a text nested deeper than
+//!    [`MAX_DEPTH`] is refused (`nesting.rs`).
 //! 3. [`Document::check_header`] (optional): judge the header before the body, or
 //!    [`Document::parse`] then [`Document::check_parsed`]: parse first and judge the header
 //!    only when the parse fails or after it succeeds. Dumps take the second way: judging the
@@ -21,6 +22,7 @@ use serde::de::DeserializeOwned;
 use crate::format::header::{Header, HeaderField};
 use crate::format::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
 use crate::format::json_path::error_path;
+use crate::format::nesting::{too_deep, MAX_DEPTH};
 
 /// A kind of specdiff JSON document.
 pub(crate) struct DocumentKind {
@@ -123,6 +125,7 @@ impl Document<'_> {
     /// version gets a precise message rather than a type error deep inside. Reads the whole
     /// text (a syntax error anywhere is reported here).
     pub(crate) fn check_header(&mut self) -> Result<(), InputError> {
+        self.check_depth()?;
         let header: Header = serde_json::from_slice(&self.content)
             .map_err(|e| self.error(syntax_error(&e).unwrap_or_else(not_an_object)))?;
         let Some(format) = header.format else {
@@ -138,12 +141,24 @@ impl Document<'_> {
     /// type error that the header explains (another kind of file, a newer version, which a
     /// newer format would also cause) gets the header's message.
     pub(crate) fn parse<T: DeserializeOwned>(&self) -> Result<T, InputError> {
+        if !self.header_checked {
+            self.check_depth()?;
+        }
         serde_json::from_slice(&self.content).map_err(|e| {
             if self.header_checked {
                 return self.error(self.bad_field(&e));
             }
             self.error(syntax_error(&e).unwrap_or_else(|| self.type_error(&e)))
         })
+    }
+
+    /// Refuses a text nested deeper than [`MAX_DEPTH`], before serde (which skips unknown
+    /// keys' values at any depth) and the error path lookup see it.
+    fn check_depth(&self) -> Result<(), InputError> {
+        match too_deep(&self.content) {
+            Some(depth) => Err(self.error(InputErrorKind::TooDeep { depth: depth as u64, limit: MAX_DEPTH as u64 })),
+            None => Ok(()),
+        }
     }
 
     /// Judges the header of a parsed document.

@@ -16,6 +16,7 @@
 
 use serde::de::DeserializeOwned;
 
+use crate::format::nesting::MAX_DEPTH;
 use crate::model::dump::{Churn, CodeInfo, CodeKind, Dump, Instruction};
 
 /// The dump in `json`, when it is written in the canonical shape.
@@ -366,8 +367,9 @@ impl<'a> Scanner<'a> {
                     }
                     self.i += 1;
                 }
-                // serde's recursion limit (128) counts from the top of the document.
-                b'[' | b'{' if depth > 100 => return None,
+                // The reader's nesting cap counts from the top of the document, where this
+                // value is a key's (one level down): deeper is the slow path's to refuse.
+                b'[' | b'{' if depth + 1 >= MAX_DEPTH => return None,
                 b'[' | b'{' => {
                     depth += 1;
                     self.i += 1;

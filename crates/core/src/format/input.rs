@@ -30,6 +30,20 @@ pub enum InputErrorKind {
         /// The limit in force.
         limit: u64,
     },
+    /// Compressed content that inflates past [`ReadLimits::max_bytes`]: inflation stopped one
+    /// byte past the limit, so its full size is unknown (and never needed).
+    InflatedTooLarge {
+        /// The limit in force.
+        limit: u64,
+    },
+    /// A JSON document nested deeper than the readers allow (64 levels; real files nest
+    /// less than 10).
+    TooDeep {
+        /// How deep it nests.
+        depth: u64,
+        /// The deepest nesting allowed.
+        limit: u64,
+    },
     /// The content ends early (cut-off download, interrupted write).
     Truncated(String),
     /// The content is not JSON at all.
@@ -93,6 +107,13 @@ impl fmt::Display for InputErrorKind {
             InputErrorKind::TooLarge { bytes, limit } => {
                 write!(f, "too large ({}, limit {})", megabytes(*bytes), megabytes(*limit))
             }
+            InputErrorKind::InflatedTooLarge { limit } => {
+                let limit = megabytes(*limit);
+                write!(f, "too large (read more than {limit}, limit {limit})")
+            }
+            InputErrorKind::TooDeep { depth, limit } => {
+                write!(f, "nested too deeply ({depth} levels, limit {limit})")
+            }
             InputErrorKind::Truncated(d) => write!(f, "truncated: {d}"),
             InputErrorKind::NotJson(d) => write!(f, "not JSON: {d}"),
             InputErrorKind::NotADump(d) => write!(f, "not a specdiff dump: {d}"),
@@ -148,21 +169,59 @@ pub(crate) fn check_size(file: &str, len: usize, limit: u64) -> Result<(), Input
 /// Inflates a gzip input (every member of a multi-member file), enforcing `limits`.
 #[cfg(feature = "gzip")]
 fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, InputError> {
-    use std::io::Read;
     let err = |kind| InputError::new(file, kind);
-    // Guess the inflated size (JSON compresses ~5x), but never reserve past the limit: a
-    // hostile 200 MB .gz must not ask for 1.2 GB up front.
-    let guess = (bytes.len() as u64).saturating_mul(6).min(limits.max_bytes + 1);
-    let mut out = Vec::with_capacity(guess as usize);
-    // Read one byte past the limit so "exactly at the limit" and "over it" differ.
-    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_bytes + 1);
-    match reader.read_to_end(&mut out) {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Err(err(gzip_truncated())),
-        Err(e) => return Err(err(gzip_corrupt(&e.to_string()))),
+    // The size the last member's trailer states (mod 2^32): exact for a single-member file,
+    // so an honest file is inflated into one allocation. DEFLATE inflates at most ~1032×,
+    // which bounds what a hostile trailer can make us reserve.
+    let stated = bytes.len().checked_sub(4).map_or(0, |at| {
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+    });
+    let hint = stated.min(bytes.len().saturating_mul(1032));
+    match read_within(flate2::read::MultiGzDecoder::new(bytes), hint, limits.max_bytes) {
+        Ok(Some(out)) => Ok(out),
+        Ok(None) => Err(err(InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(err(gzip_truncated())),
+        Err(e) => Err(err(gzip_corrupt(&e.to_string()))),
     }
-    check_size(file, out.len(), limits.max_bytes)?;
-    Ok(out)
+}
+
+/// Reads `reader` to its end when that is at most `limit` bytes (`None` when there is more),
+/// holding at most `limit` bytes: the buffer starts at `hint` (capped at `limit`) and doubles,
+/// capped at `limit`, only when data still comes. A bomb costs at most 1.5× the limit while
+/// the buffer moves (the limit alone when `hint` was right), not the 3× of `read_to_end`'s
+/// doubling past it (a 512 MB limit peaked at 0.9–1.3 GB).
+#[cfg(any(feature = "gzip", feature = "share-flate"))]
+pub(crate) fn read_within(mut reader: impl std::io::Read, hint: usize, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut out = Vec::with_capacity(hint.max(64 * 1024).min(limit));
+    loop {
+        let full = out.capacity().min(limit);
+        (&mut reader).take((full - out.len()) as u64).read_to_end(&mut out)?;
+        if out.len() < full {
+            return Ok(Some(out));
+        }
+        // The buffer is full: a small read tells the end of the data from more of it.
+        let mut probe = [0u8; 4096];
+        let n = loop {
+            match reader.read(&mut probe) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => break r?,
+            }
+        };
+        if n == 0 {
+            return Ok(Some(out));
+        }
+        if out.len() + n > limit {
+            return Ok(None);
+        }
+        // Doubling, but straight to the limit when the step after would pass it: a last small
+        // step would copy a buffer of nearly the limit into one of the limit (2× it at once).
+        let next = if out.len().saturating_mul(4) > limit { limit } else { out.len() * 2 };
+        let next = next.max(out.len() + n);
+        out.reserve_exact(next - out.len());
+        out.extend_from_slice(&probe[..n]);
+    }
 }
 
 /// What is wrong with a gzip input that stops early. Public so a caller that inflates gzip
@@ -234,7 +293,15 @@ mod tests {
         let out = decompressed("f.gz", &gz, ReadLimits { max_bytes: 20_000 }).unwrap();
         assert_eq!(out.len(), 10_000);
         let e = decompressed("f.gz", &gz, ReadLimits { max_bytes: 5_000 }).unwrap_err();
-        assert!(matches!(e.kind, InputErrorKind::TooLarge { .. }), "{e}");
+        // Inflation stops past the limit: the message says so rather than naming a size.
+        assert_eq!(e.kind, InputErrorKind::InflatedTooLarge { limit: 5_000 }, "{e}");
+        assert_eq!(e.to_string(), "f.gz: too large (read more than 0.0 MB, limit 0.0 MB)");
+        // Exactly at the limit is not over it, whatever the buffer's growth steps.
+        for limit in [10_000, 10_001, 9_999, 100] {
+            let r = decompressed("f.gz", &gz, ReadLimits { max_bytes: limit });
+            let expected = if limit >= 10_000 { Ok(10_000) } else { Err(InputErrorKind::InflatedTooLarge { limit }) };
+            assert_eq!(r.map(|c| c.len()).map_err(|e| e.kind), expected);
+        }
         let e = decompressed("f.gz", &gz[..gz.len() / 2], ReadLimits::default()).unwrap_err();
         assert!(matches!(e.kind, InputErrorKind::Truncated(_)), "{e}");
     }

@@ -83,8 +83,10 @@ enum Last {
     Nothing,
     /// A scalar value, or an opening bracket's container is still open.
     Token,
-    /// A container closed; its path.
-    Closed(Vec<Segment>),
+    /// A container closed; its segment within its parent (`None` for the root). Its path is
+    /// the open containers' path plus this segment: keeping only the segment, not a copy of
+    /// the whole path, keeps the scan linear however deep the text nests.
+    Closed(Option<Segment>),
 }
 
 /// The path of the value (or, with `container`, of the container) an error at `offset` is
@@ -123,11 +125,8 @@ fn path_at(json: &[u8], offset: usize, container: bool) -> String {
                 i += 1;
             }
             b'}' | b']' => {
-                let closed = segments.clone();
                 stack.pop();
-                if !stack.is_empty() {
-                    segments.pop();
-                }
+                let closed = if stack.is_empty() { None } else { segments.pop() };
                 last = Last::Closed(closed);
                 i += 1;
             }
@@ -171,10 +170,10 @@ fn path_at(json: &[u8], offset: usize, container: bool) -> String {
             }
         }
     }
-    let mut path = segments.clone();
+    let mut path = segments;
     if container {
         if let Last::Closed(closed) = last {
-            path = closed;
+            path.extend(closed);
         }
     } else if let Some(f) = stack.last().filter(|f| !f.after_key) {
         let seg = if f.awaiting_value { f.next() } else { f.current() };

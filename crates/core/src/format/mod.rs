@@ -2,8 +2,9 @@
 //! limits and one-line errors ([`InputError`]).
 //!
 //! - `input.rs`: size limits, gzip, sniffing, the error type.
-//! - `document.rs`: the one reader of JSON documents (decompress → sniff → header → errors),
-//!   with `header.rs` and `json_path.rs` (the path of a bad field).
+//! - `document.rs`: the one reader of JSON documents (decompress → sniff → depth → header →
+//!   errors), with `nesting.rs` (the depth cap), `header.rs` and `json_path.rs` (the path of
+//!   a bad field).
 //! - `dump.rs` (with its fast path `dump_scan.rs`): dumps. `builder.rs`: dumps built in code.
 //! - `stats.rs` and `pystats.rs`: standalone stats files and CPython's raw pystats files.
 //! - `capture.rs` and `linetable.rs`: the byte-format work `specdiff dump` does for its Python
@@ -18,6 +19,7 @@ pub(crate) mod header;
 pub(crate) mod input;
 pub(crate) mod json_path;
 pub(crate) mod linetable;
+pub(crate) mod nesting;
 pub(crate) mod pystats;
 pub(crate) mod stats;
 

@@ -14,6 +14,8 @@ use crate::cpython::opcodes::{table_for, OpcodeTable};
 use crate::format::document::load;
 use crate::format::input::{InputError, InputErrorKind, ReadLimits, Sniffed};
 use crate::format::stats::read_stats_input;
+use std::collections::BTreeMap;
+
 use crate::model::stats::{OpcodeStats, Stats};
 
 /// The version assumed for numbered files when the caller does not name one.
@@ -72,7 +74,62 @@ struct Parser<'a> {
     /// The style of the first opcode key and its line, so a mixture is reported precisely.
     style: Option<(Style, usize)>,
     table: Option<&'static OpcodeTable>,
-    stats: Stats,
+    stats: Staged,
+}
+
+/// The counters while they are read. `BTreeMap`s, not the sorted-vector maps of [`Stats`]: a
+/// hostile file with its keys in reverse order would cost those a shift per key (quadratic);
+/// these take log n in any order, and become the sorted vectors in one pass at the end.
+#[derive(Default)]
+struct Staged {
+    opcodes: BTreeMap<String, StagedOp>,
+    uops: BTreeMap<String, StagedOp>,
+    calls: BTreeMap<String, u64>,
+    objects: BTreeMap<String, u64>,
+    gc: BTreeMap<u32, BTreeMap<String, u64>>,
+    other: BTreeMap<String, u64>,
+}
+
+/// One instruction's counters while they are read: its maps staged like [`Staged`]'s.
+#[derive(Default)]
+struct StagedOp {
+    /// The plain counters (its maps stay empty until [`StagedOp::finish`]).
+    op: OpcodeStats,
+    failure_kinds: BTreeMap<u32, u64>,
+    pairs: BTreeMap<String, u64>,
+    other: BTreeMap<String, u64>,
+}
+
+impl StagedOp {
+    fn finish(self) -> OpcodeStats {
+        let StagedOp {
+            op,
+            failure_kinds,
+            pairs,
+            other,
+        } = self;
+        OpcodeStats {
+            failure_kinds: failure_kinds.into_iter().collect(),
+            pairs: pairs.into_iter().collect(),
+            other: other.into_iter().collect(),
+            ..op
+        }
+    }
+}
+
+impl Staged {
+    fn finish(self) -> Stats {
+        let ops = |m: BTreeMap<String, StagedOp>| m.into_iter().map(|(k, v)| (k, v.finish())).collect();
+        Stats {
+            opcodes: ops(self.opcodes),
+            uops: ops(self.uops),
+            calls: self.calls.into_iter().collect(),
+            objects: self.objects.into_iter().collect(),
+            gc: self.gc.into_iter().map(|(g, m)| (g, m.into_iter().collect())).collect(),
+            other: self.other.into_iter().collect(),
+            ..Stats::default()
+        }
+    }
 }
 
 /// A short, quoted, one-line excerpt of `text` for an error message.
@@ -96,7 +153,7 @@ fn bracketed<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
 
 impl<'a> Parser<'a> {
     fn new(file: &'a str, options: &'a PystatsOptions) -> Self {
-        Parser { file, options, style: None, table: None, stats: Stats::default() }
+        Parser { file, options, style: None, table: None, stats: Staged::default() }
     }
 
     fn bad(&self, line: usize, detail: String) -> InputError {
@@ -120,12 +177,11 @@ impl<'a> Parser<'a> {
             }
         }
         let fmt = |(major, minor): (u32, u32)| format!("{major}.{minor}");
-        self.stats.python = match (self.style, self.table) {
+        let python = match (self.style, self.table) {
             (Some((Style::Numbered, _)), Some(t)) => Some(fmt(t.minor)),
             _ => self.options.python.map(fmt),
         };
-        self.stats.files = 1;
-        Ok(self.stats)
+        Ok(Stats { python, files: 1, ..self.stats.finish() })
     }
 
     fn line(&mut self, n: usize, line: &str) -> Result<(), InputError> {
@@ -251,7 +307,7 @@ impl<'a> Parser<'a> {
     fn counter(
         &self,
         n: usize,
-        entry: &mut OpcodeStats,
+        entry: &mut StagedOp,
         counter: &str,
         pair: Option<String>,
         value: u64,
@@ -261,11 +317,11 @@ impl<'a> Parser<'a> {
             add(entry.pairs.entry(next).or_insert(0));
             return Ok(());
         }
-        let s = &mut entry.specialization;
+        let s = &mut entry.op.specialization;
         match counter {
             // CPython prints `specializable : 1` for family heads; the line's presence is the fact.
-            "specializable" => entry.specializable = true,
-            "execution_count" => add(&mut entry.execution_count),
+            "specializable" => entry.op.specializable = true,
+            "execution_count" => add(&mut entry.op.execution_count),
             "specialization.success" => add(&mut s.success),
             "specialization.failure" => add(&mut s.failure),
             "specialization.hit" => add(&mut s.hit),

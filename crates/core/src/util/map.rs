@@ -118,14 +118,15 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for MapVi
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Map<K, V>, A::Error> {
-        let mut map = LiteMap::new();
-        while let Some((key, value)) = access.next_entry()? {
-            // Keys written by specdiff come sorted: appending is the common case.
-            if let Some((key, value)) = map.try_append(key, value) {
-                map.insert(key, value);
-            }
+        // Collected, then sorted once (a stable sort; the last of equal keys is kept): inserting
+        // one by one costs a shift of the vector per key out of order, quadratic on a hostile
+        // file with its keys in reverse. Keys written by specdiff come sorted, which the sort
+        // notices in one pass.
+        let mut pairs = Vec::new();
+        while let Some(pair) = access.next_entry()? {
+            pairs.push(pair);
         }
-        Ok(Map(map))
+        Ok(Map(pairs.into_iter().collect::<LiteMap<K, V>>()))
     }
 }
 

@@ -1,0 +1,341 @@
+//! Hostile input for every reader (dump, standalone stats file, share link, raw pystats text,
+//! gzip): the cases of issue 15, generated here (no big files in git), each checked for its
+//! one-line error, for time linear in its size (the time of a case against the time of one a
+//! tenth its size, in the same run: no wall-clock thresholds) and for memory bounded by the
+//! limit (the peak bytes allocated by the reading thread, counted by the allocator below).
+//! The table of these cases, with times and peak RSS of the CLI, is in docs/hostile-input.md.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use specdiff_core::format::{parse_pystats, read_stats_file, PystatsOptions};
+use specdiff_core::share::{self, SharePayload};
+use specdiff_core::{read_dump, InputError, InputErrorKind, ReadLimits};
+
+/// Counts the bytes each thread holds, and its peak (tests run on threads of their own).
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(grow: usize, shrink: usize) {
+    // `try_with`: the thread-locals may be gone while a thread exits.
+    let _ = HELD.try_with(|h| {
+        let now = (h.get() + grow).saturating_sub(shrink);
+        h.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size(), 0);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(0, layout.size());
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // A moving realloc holds both blocks for a moment: count it so.
+        note(new_size, 0);
+        let out = unsafe { System.realloc(ptr, layout, new_size) };
+        note(0, layout.size());
+        out
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The peak bytes held by this thread while `f` ran, above what it held before.
+fn peak_bytes<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(base));
+    let out = f();
+    (out, PEAK.with(Cell::get) - base)
+}
+
+/// The fastest of three runs of `f` (the least disturbed by other work on the machine).
+fn fastest<T>(mut f: impl FnMut() -> T) -> (T, Duration) {
+    let mut best = Duration::MAX;
+    let mut out = None;
+    for _ in 0..3 {
+        let start = Instant::now();
+        out = Some(f());
+        best = best.min(start.elapsed());
+    }
+    (out.unwrap(), best)
+}
+
+/// Asserts that reading `make(n)` with `run` takes time linear in `n`: ten times the size may
+/// take at most 30 times as long (a quadratic cost takes 100 times). Returns what the larger
+/// run gave. Both sizes should be well past the CPU caches and the allocator's reuse of small
+/// blocks (a few MB): a step from 300 KB to 3 MB of the same linear scan looks like 35–40×.
+fn assert_linear<I, T>(
+    what: &str,
+    small: usize,
+    make: impl Fn(usize) -> I,
+    mut run: impl FnMut(&I) -> T,
+) -> T {
+    let (small_input, large_input) = (make(small), make(small * 10));
+    let (_, t_small) = fastest(|| run(&small_input));
+    let (out, t_large) = fastest(|| run(&large_input));
+    let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-6);
+    assert!(
+        ratio < 30.0,
+        "{what}: {} takes {t_large:?}, {small} takes {t_small:?} ({ratio:.0}×)",
+        small * 10
+    );
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// `{"format": …, "version": 1, "x": {"a": {"a": … 1 …}}}`, the key's value nested `levels`
+/// deep: the shape of issue 15's CPU bomb.
+fn nested(header: &str, levels: usize) -> Vec<u8> {
+    let mut text = format!("{{{header}, \"x\": ").into_bytes();
+    text.extend(b"{\"a\": ".repeat(levels));
+    text.push(b'1');
+    text.extend(b"}".repeat(levels + 1));
+    text
+}
+
+const DUMP_HEADER: &str = r#""format": "specdiff-dump", "version": 1"#;
+const STATS_HEADER: &str = r#""format": "specdiff-stats", "version": 1"#;
+
+fn too_deep(e: &InputError, file: &str, levels: usize) {
+    assert_eq!(
+        e.kind,
+        InputErrorKind::TooDeep {
+            depth: levels as u64 + 1,
+            limit: 64
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{file}: nested too deeply ({} levels, limit 64)",
+            levels + 1
+        )
+    );
+}
+
+#[test]
+fn deep_dumps_are_refused_at_once() {
+    let limits = ReadLimits::default();
+    let bomb = |n| gzip(&nested(DUMP_HEADER, n));
+    let e = assert_linear("dump", 200_000, bomb, |b| {
+        read_dump("deep.json.gz", b, limits).unwrap_err()
+    });
+    too_deep(&e, "deep.json.gz", 2_000_000);
+    // Issue 15's file: 200,000 levels (1.7 KB gzipped) took 161 s to refuse.
+    too_deep(
+        &read_dump("deep.json.gz", &bomb(200_000), limits).unwrap_err(),
+        "deep.json.gz",
+        200_000,
+    );
+    // Right at the cap, the file reads as far as it is a dump: the error is the usual one.
+    let e = read_dump("d.json", &nested(DUMP_HEADER, 63), limits).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "d.json: bad field (top level): missing field `generator`"
+    );
+    too_deep(
+        &read_dump("d.json", &nested(DUMP_HEADER, 64), limits).unwrap_err(),
+        "d.json",
+        64,
+    );
+}
+
+#[test]
+fn deep_stats_files_are_refused_at_once() {
+    let bomb = |n| nested(STATS_HEADER, n);
+    let e = assert_linear("stats file", 200_000, bomb, |b| {
+        read_stats_file("deep.json", b, ReadLimits::default()).unwrap_err()
+    });
+    too_deep(&e, "deep.json", 2_000_000);
+}
+
+#[test]
+fn deep_dumps_in_share_links_are_refused_at_once() {
+    let link = |n| {
+        let dump = nested(DUMP_HEADER, n);
+        let mut body =
+            b"specdiff-share 1\n{\"base_code_total\":1,\"head_code_total\":0,\"reduced\":false}\n"
+                .to_vec();
+        body.extend(format!("{}\n", dump.len()).as_bytes());
+        body.extend(&dump);
+        body.extend(b"0\n");
+        share::pack(&share::deflate(&body))
+    };
+    let e = assert_linear("share link", 200_000, link, |l| {
+        share::decode(l, ReadLimits::default()).unwrap_err()
+    });
+    too_deep(&e, "share link (base)", 2_000_000);
+}
+
+/// Raw pystats text has no nesting; its cost is one entry per key. Keys in reverse order used to
+/// be one vector shift each in a sorted map.
+#[test]
+fn raw_pystats_with_many_keys_read_in_linear_time() {
+    let options = PystatsOptions::default();
+    let keys = |n: usize| -> String {
+        (0..n)
+            .rev()
+            .map(|i| format!("Optimization key {i:07} : {i}\n"))
+            .collect()
+    };
+    let stats = assert_linear("raw pystats", 20_000, keys, |t| {
+        parse_pystats("many.txt", t.as_bytes(), &options).unwrap()
+    });
+    assert_eq!(stats.other.len(), 200_000);
+    let ops = |n: usize| -> String {
+        (0..n)
+            .rev()
+            .map(|i| format!("opcode[OP_{i:06}].specialization.failure_kinds[{i}] : 1\n"))
+            .collect()
+    };
+    let stats = assert_linear("raw pystats opcodes", 2_000, ops, |t| {
+        parse_pystats("many.txt", t.as_bytes(), &options).unwrap()
+    });
+    assert_eq!(stats.opcodes.len(), 20_000);
+}
+
+/// A gzip bomb stops at the limit, holding about the limit (not the ~2× that growing a vector
+/// by doubling past it would), and says it read more than the limit.
+#[test]
+fn gzip_bombs_stop_at_the_limit() {
+    let limit = 32 << 20;
+    let bomb = gzip(&vec![b' '; 4 * limit]);
+    let (e, peak) = peak_bytes(|| {
+        read_dump(
+            "bomb.json.gz",
+            &bomb,
+            ReadLimits {
+                max_bytes: limit as u64,
+            },
+        )
+        .unwrap_err()
+    });
+    assert_eq!(
+        e.to_string(),
+        "bomb.json.gz: too large (read more than 32 MB, limit 32 MB)"
+    );
+    assert!(
+        peak < limit + limit / 8,
+        "peak {peak} bytes for a limit of {limit}"
+    );
+    // Under the limit, an honest gzip file is inflated into one buffer of its size.
+    let spaces = gzip(&[b"{".to_vec(), vec![b' '; limit - 3], b"}\n".to_vec()].concat());
+    let (e, peak) = peak_bytes(|| {
+        read_dump(
+            "spaces.json.gz",
+            &spaces,
+            ReadLimits {
+                max_bytes: limit as u64,
+            },
+        )
+        .unwrap_err()
+    });
+    assert_eq!(
+        e.to_string(),
+        "spaces.json.gz: not a specdiff dump: no \"format\" key"
+    );
+    assert!(
+        peak < limit + limit / 8,
+        "peak {peak} bytes for {limit} bytes of content"
+    );
+}
+
+/// The same for a share link: its DEFLATE body stops at the limit.
+#[test]
+fn share_link_bombs_stop_at_the_limit() {
+    let limit = 32 << 20;
+    let link = share::pack(&share::deflate(&vec![b' '; 4 * limit]));
+    let (e, peak) = peak_bytes(|| {
+        share::decode(
+            &link,
+            ReadLimits {
+                max_bytes: limit as u64,
+            },
+        )
+        .unwrap_err()
+    });
+    assert_eq!(
+        e.to_string(),
+        "share link: too large (read more than 32 MB, limit 32 MB)"
+    );
+    // The inflated size is unknown until the end: the buffer doubles, and holds the old and
+    // the new block while it moves (1.5× the limit at most; growing past the limit made it 3×).
+    assert!(
+        peak < limit * 3 / 2 + limit / 8,
+        "peak {peak} bytes for a limit of {limit}"
+    );
+    // A real payload still decodes.
+    let payload = SharePayload {
+        base: None,
+        head: None,
+        note: Default::default(),
+    };
+    assert_eq!(
+        share::decode(&share::encode(&payload), ReadLimits::default()).unwrap(),
+        payload
+    );
+}
+
+/// Plain input is never copied: white space up to the limit costs nothing beyond the caller's
+/// bytes.
+#[test]
+fn white_space_is_not_copied() {
+    let limit = 32 << 20;
+    let spaces = vec![b' '; limit];
+    let (e, peak) = peak_bytes(|| {
+        read_dump(
+            "ws.json",
+            &spaces,
+            ReadLimits {
+                max_bytes: limit as u64,
+            },
+        )
+        .unwrap_err()
+    });
+    assert_eq!(e.to_string(), "ws.json: empty file");
+    assert!(peak < 1 << 20, "peak {peak} bytes");
+    let mut spaced = spaces.clone();
+    spaced[0] = b'{';
+    spaced.extend(b"}");
+    let (e, peak) = peak_bytes(|| {
+        read_dump(
+            "ws.json",
+            &spaced,
+            ReadLimits {
+                max_bytes: limit as u64 + 1,
+            },
+        )
+        .unwrap_err()
+    });
+    assert_eq!(
+        e.to_string(),
+        "ws.json: not a specdiff dump: no \"format\" key"
+    );
+    assert!(peak < 1 << 20, "peak {peak} bytes");
+    let e = read_dump(
+        "ws.json",
+        &spaced,
+        ReadLimits {
+            max_bytes: limit as u64 - (1 << 20),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), "ws.json: too large (32 MB, limit 31 MB)");
+}

@@ -144,7 +144,7 @@ async fn decode_share(payload: &str) -> Result<SharePayload, InputError> {
     let blob = Blob::new_with_u8_array_sequence(&bytes).map_err(|_| share::corrupt_error())?;
     let limit = BROWSER_LIMITS.max_bytes;
     let body = inflate(&blob, "deflate-raw", limit).await.map_err(|e| match e {
-        Inflate::TooLarge(bytes) => InputError::new(name, InputErrorKind::TooLarge { bytes, limit }),
+        Inflate::TooLarge => InputError::new(name, InputErrorKind::InflatedTooLarge { limit }),
         Inflate::Truncated => share::cut_error(),
         Inflate::Corrupt(_) => share::corrupt_error(),
     })?;
@@ -158,7 +158,7 @@ async fn gunzip(blob: &Blob, limit: u64) -> Result<Vec<u8>, InputErrorKind> {
     inflate(blob, "gzip", limit).await.map_err(|e| match e {
         Inflate::Truncated => gzip_truncated(),
         Inflate::Corrupt(why) => gzip_corrupt(&why),
-        Inflate::TooLarge(bytes) => InputErrorKind::TooLarge { bytes, limit },
+        Inflate::TooLarge => InputErrorKind::InflatedTooLarge { limit },
     })
 }
 
@@ -168,8 +168,8 @@ enum Inflate {
     Truncated,
     /// It is not valid compressed data (the browser's message).
     Corrupt(String),
-    /// More than the cap came out (the size seen).
-    TooLarge(u64),
+    /// More than the cap came out (inflation stopped there; the full size is never needed).
+    TooLarge,
 }
 
 /// `blob` inflated by the browser's `DecompressionStream(format)`, reading at most `cap` bytes.
@@ -202,7 +202,7 @@ async fn read_through(blob: &Blob, transform: &web_sys::ReadableWritablePair, ca
         let end = start + value.length() as usize;
         if end as u64 > cap {
             let _ = reader.cancel();
-            return Err(Inflate::TooLarge(end as u64));
+            return Err(Inflate::TooLarge);
         }
         out.resize(end, 0);
         value.copy_to(&mut out[start..]);

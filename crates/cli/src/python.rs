@@ -1,9 +1,12 @@
 //! Finding and probing the Python interpreter a dump runs under: it must exist, be CPython and
 //! be 3.11 or newer, and we need to know whether it is a pystats build.
 
+use std::path::Path;
 use std::process::Command;
 
 use serde::Deserialize;
+
+use crate::output::display_path;
 
 /// What the probe learned about an interpreter.
 #[derive(Debug, Clone, Deserialize)]
@@ -63,8 +66,9 @@ if stats:
 "#;
 
 /// Runs `python` once to learn what it is. `module`: also ask whether it can import it.
-pub fn probe(python: &str, module: Option<&str>) -> Result<PythonProbe, String> {
-    let mut cmd = Command::new(python);
+pub fn probe(python_path: &Path, module: Option<&str>) -> Result<PythonProbe, String> {
+    let python = display_path(python_path);
+    let mut cmd = Command::new(python_path);
     cmd.arg("-c").arg(PROBE);
     if let Some(m) = module {
         cmd.arg(m);
@@ -87,12 +91,10 @@ pub fn probe(python: &str, module: Option<&str>) -> Result<PythonProbe, String> 
 }
 
 /// Checks that the interpreter can give adaptive bytecode.
-pub fn check_supported(python: &str, p: &PythonProbe) -> Result<(), String> {
+pub fn check_supported(python_path: &Path, p: &PythonProbe) -> Result<(), String> {
+    let python = display_path(python_path);
     if p.implementation != "cpython" {
-        return Err(format!(
-            "'{python}' is {}, not CPython: adaptive bytecode needs CPython 3.11+",
-            p.describe()
-        ));
+        return Err(format!("'{python}' is {}, not CPython: adaptive bytecode needs CPython 3.11+", p.describe()));
     }
     if p.version < (3, 11, 0) {
         return Err(format!("adaptive bytecode needs CPython 3.11+ ('{python}' is {})", p.describe()));

@@ -82,12 +82,15 @@ impl Target {
     }
 
     fn default_output(&self) -> PathBuf {
-        let stem = match self {
-            Target::Script(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            Target::Module(m) => Some(m.replace('.', "_")),
-            Target::Code(_) => Some("code".to_string()),
-        };
-        PathBuf::from(format!("{}.specdiff.json", stem.unwrap_or_else(|| "program".into())))
+        // The script's own name, bytes and all: `caf\xff.py` gives `caf\xff.specdiff.json`.
+        let mut name = match self {
+            Target::Script(p) => p.file_stem().map(OsString::from),
+            Target::Module(m) => Some(m.replace('.', "_").into()),
+            Target::Code(_) => Some("code".into()),
+        }
+        .unwrap_or_else(|| "program".into());
+        name.push(".specdiff.json");
+        PathBuf::from(name)
     }
 }
 

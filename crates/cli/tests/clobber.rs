@@ -180,6 +180,13 @@ fn names_and_arguments_that_are_not_utf8_work() {
         common::code(&dump, "argv.py", "<module>");
         common::ran("names_and_arguments_that_are_not_utf8_work", &interp.label);
     }
+    // The default output keeps the script's name, bytes and all.
+    let named = folder.join(OsStr::from_bytes(b"n\xff.py"));
+    std::fs::write(&named, "x = 1\n").unwrap();
+    let o = specdiff().arg("dump").arg("--python").arg(&native().python).arg(&named).current_dir(&dir).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    common::read(&dir.path().join(OsStr::from_bytes(b"n\xff.specdiff.json")));
+    assert!(stderr(&o).contains(r"wrote n\xff.specdiff.json"), "{}", stderr(&o));
     // A missing script with such a name is reported escaped, not with a panic.
     let o = specdiff().arg("dump").arg(folder.join(OsStr::from_bytes(b"gone\xfe.py"))).output().unwrap();
     assert_refused(&o, r"caf\xff/gone\xfe.py", "script not found");

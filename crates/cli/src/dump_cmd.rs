@@ -142,6 +142,9 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
         _ => None,
     })?;
     check_supported(&python, &probed)?;
+    for file in &probed.module_files {
+        refuse_inputs(&dest, &[("the module's file", Path::new(file))])?;
+    }
     if let Target::Module(m) = &target {
         if probed.module_found == Some(false) {
             return Err(format!("module not found: '{m}' (not importable by {})", probed.describe()));

@@ -198,3 +198,30 @@ fn names_and_arguments_that_are_not_utf8_work() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("invalid UTF-8"), "{}", stderr(&o));
 }
+
+#[test]
+fn dump_never_writes_over_the_module_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = dir.path().join("victim_mod.py");
+    let pkg = dir.path().join("victim_pkg");
+    std::fs::create_dir(&pkg).unwrap();
+    for f in [&module, &pkg.join("__init__.py"), &pkg.join("__main__.py")] {
+        std::fs::write(f, "x = 1\n").unwrap();
+    }
+    let runs = [(module, "victim_mod"), (pkg.join("__main__.py"), "victim_pkg"), (pkg.join("__init__.py"), "victim_pkg")];
+    for (out, name) in &runs {
+        let o = specdiff()
+            .arg("dump")
+            .arg("--python")
+            .arg(&native().python)
+            .arg("--force")
+            .arg("-o")
+            .arg(out)
+            .args(["-m", *name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_refused(&o, &out.file_name().unwrap().to_string_lossy(), "it is the module's file");
+        assert_eq!(std::fs::read_to_string(out).unwrap(), "x = 1\n");
+    }
+}

@@ -17,7 +17,7 @@ use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
 use crate::gate::{self, DEFAULT_MIN_HOTNESS};
 use crate::link;
-use crate::output::{plain_io_error, PendingOutput};
+use crate::output::{display_path, plain_io_error, refuse_inputs, PendingOutput};
 use crate::render::{self, RenderInput};
 use crate::stats_cmd::{self, StatsArgs};
 
@@ -121,7 +121,7 @@ fn parse_version(text: &str) -> Result<(u32, u32), String> {
 
 /// Reads and parses one dump; the error names the file.
 pub fn load_dump(path: &Path) -> Result<Dump, String> {
-    let name = path.display().to_string();
+    let name = display_path(path);
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {}", plain_io_error(&e)))?;
     read_dump(&name, &bytes, ReadLimits::default()).map_err(|e| e.to_string())
 }
@@ -149,6 +149,19 @@ fn load_stats(args: &DiffArgs, base: &Dump, head: &Dump) -> Result<(Option<Stats
     Ok((side(&paths[0], base)?, side(&paths[1], head)?))
 }
 
+/// `-o` must not name an input: the report would replace the dump (or stats) it was made
+/// from. The files inside a `--stats` folder count too.
+fn refuse_own_inputs(args: &DiffArgs, dest: &Path) -> Result<(), String> {
+    let mut inputs = vec![("the base dump (BASE)", args.base.clone()), ("the head dump (HEAD)", args.head.clone())];
+    for (role, path) in
+        ["the base run's --stats input", "the head run's --stats input"].into_iter().zip(args.stats.iter().flatten())
+    {
+        inputs.extend(stats_cmd::read_paths(std::slice::from_ref(path)).into_iter().map(|p| (role, p)));
+    }
+    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|(r, p)| (*r, p.as_path())).collect();
+    refuse_inputs(dest, &inputs)
+}
+
 fn use_color(args: &DiffArgs) -> bool {
     match args.color {
         ColorChoice::Always => true,
@@ -164,6 +177,9 @@ fn use_color(args: &DiffArgs) -> bool {
 /// Runs `specdiff diff`; returns the exit code (0, or 1 when the gate tripped). The error is
 /// the one-line message to show (exit 2).
 pub fn run(args: &DiffArgs) -> Result<i32, String> {
+    if let Some(dest) = &args.output {
+        refuse_own_inputs(args, dest)?;
+    }
     // Reserve the output first: an unwritable destination is reported before any work.
     let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
     link::base_url(args.link.as_deref())?;

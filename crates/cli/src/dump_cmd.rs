@@ -2,6 +2,7 @@
 //! validated dump. The harness (`harness.py`) does the capture; this side probes the
 //! interpreter, owns the process (exit status, Ctrl-C) and the output file.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +15,7 @@ use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
 
 use crate::harness_output::{finish_raw_code, HarnessExtra};
-use crate::output::{human_size, PendingOutput};
+use crate::output::{display_os, display_path, human_size, refuse_inputs, refuse_non_dump, PendingOutput};
 use crate::platform::{self, Ended};
 use crate::python::{check_supported, probe};
 
@@ -28,10 +29,15 @@ pub struct DumpArgs {
     /// `python.exe`) beside the specdiff executable, as in the virtual environment specdiff
     /// was installed into; else `python3` (Windows: `python`) from PATH.
     #[arg(long, value_name = "PATH", env = "SPECDIFF_PYTHON")]
-    pub python: Option<String>,
+    pub python: Option<PathBuf>,
     /// Where to write the dump (`.json` or `.json.gz`). Default: `<program>.specdiff.json`.
+    /// An existing file there must be a specdiff dump (see --force); the script itself is
+    /// never overwritten.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Overwrite the output file even if it exists and is not a specdiff dump.
+    #[arg(long)]
+    pub force: bool,
     /// Only dump code whose module or file name matches this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,
@@ -55,7 +61,7 @@ pub struct DumpArgs {
     pub code: Option<String>,
     /// The script to run and its arguments (or the arguments of -m / -c).
     #[arg(value_name = "SCRIPT [ARGS]", trailing_var_arg = true, allow_hyphen_values = true)]
-    pub program: Vec<String>,
+    pub program: Vec<OsString>,
 }
 
 /// What to run, resolved from [`DumpArgs`].
@@ -67,31 +73,34 @@ enum Target {
 }
 
 impl Target {
-    fn harness_words(&self) -> (&'static str, String) {
+    fn harness_words(&self) -> (&'static str, OsString) {
         match self {
-            Target::Script(p) => ("script", p.display().to_string()),
-            Target::Module(m) => ("module", m.clone()),
-            Target::Code(c) => ("code", c.clone()),
+            Target::Script(p) => ("script", p.clone().into_os_string()),
+            Target::Module(m) => ("module", m.into()),
+            Target::Code(c) => ("code", c.into()),
         }
     }
 
     fn default_output(&self) -> PathBuf {
-        let stem = match self {
-            Target::Script(p) => p.file_stem().map(|s| s.to_string_lossy().into_owned()),
-            Target::Module(m) => Some(m.replace('.', "_")),
-            Target::Code(_) => Some("code".to_string()),
-        };
-        PathBuf::from(format!("{}.specdiff.json", stem.unwrap_or_else(|| "program".into())))
+        // The script's own name, bytes and all: `caf\xff.py` gives `caf\xff.specdiff.json`.
+        let mut name = match self {
+            Target::Script(p) => p.file_stem().map(OsString::from),
+            Target::Module(m) => Some(m.replace('.', "_").into()),
+            Target::Code(_) => Some("code".into()),
+        }
+        .unwrap_or_else(|| "program".into());
+        name.push(".specdiff.json");
+        PathBuf::from(name)
     }
 }
 
 /// Splits `specdiff dump …` words so that everything after the program (script, `-m MOD` or
 /// `-c CODE`) belongs to the program, exactly like `python` treats its command line.
-pub fn split_program_words(words: &[String]) -> (Vec<String>, Vec<String>) {
+pub fn split_program_words(words: &[OsString]) -> (Vec<OsString>, Vec<OsString>) {
     const VALUED: &[&str] = &["--python", "-o", "--output", "--include", "--exclude", "--interval-ms"];
     let mut i = 0;
     while i < words.len() {
-        let w = words[i].as_str();
+        let w = words[i].as_os_str();
         if w == "--" {
             return (words[..i].to_vec(), words[i + 1..].to_vec());
         }
@@ -101,11 +110,11 @@ pub fn split_program_words(words: &[String]) -> (Vec<String>, Vec<String>) {
             opts.push("--".into());
             return (opts, words[end..].to_vec());
         }
-        if VALUED.contains(&w) {
+        if w.to_str().is_some_and(|w| VALUED.contains(&w)) {
             i += 2;
             continue;
         }
-        if !w.starts_with('-') || w == "-" {
+        if !w.as_encoded_bytes().starts_with(b"-") || w == "-" {
             return (words[..i].to_vec(), words[i..].to_vec());
         }
         i += 1;
@@ -122,12 +131,20 @@ pub struct DumpOutcome {
 /// Runs `specdiff dump`.
 pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let (target, program_args) = resolve_target(args)?;
-    let python = args.python.clone().unwrap_or_else(platform::default_python);
+    let dest = args.output.clone().unwrap_or_else(|| target.default_output());
+    if let Target::Script(script) = &target {
+        refuse_inputs(&dest, &[("the script", script), ("the script", &script.join("__main__.py"))])?;
+    }
+    refuse_non_dump(&dest, args.force)?;
+    let python = args.python.clone().unwrap_or_else(|| PathBuf::from(platform::default_python()));
     let probed = probe(&python, match &target {
         Target::Module(m) => Some(m.as_str()),
         _ => None,
     })?;
     check_supported(&python, &probed)?;
+    for file in &probed.module_files {
+        refuse_inputs(&dest, &[("the module's file", Path::new(file))])?;
+    }
     if let Target::Module(m) = &target {
         if probed.module_found == Some(false) {
             return Err(format!("module not found: '{m}' (not importable by {})", probed.describe()));
@@ -136,7 +153,6 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     if args.interval_ms.is_nan() || args.interval_ms <= 0.0 {
         return Err(format!("--interval-ms must be a positive number of milliseconds, not {}", args.interval_ms));
     }
-    let dest = args.output.clone().unwrap_or_else(|| target.default_output());
     // Reserve the output first: an unwritable destination fails before the program runs.
     let pending = PendingOutput::create(&dest)?;
 
@@ -193,7 +209,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
 
     let summary = format!(
         "{} ({} code objects, {}) from {}",
-        dest.display(),
+        display_path(&dest),
         dump.code.len(),
         human_size(written),
         probed.describe()
@@ -215,7 +231,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     Ok(DumpOutcome { exit_code })
 }
 
-fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<String>), String> {
+fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<OsString>), String> {
     if let Some(m) = &args.module {
         return Ok((Target::Module(m.clone()), args.program.clone()));
     }
@@ -227,10 +243,10 @@ fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<String>), String> {
     };
     let path = Path::new(script);
     if !path.exists() {
-        return Err(format!("script not found: {script}"));
+        return Err(format!("script not found: {}", display_os(script)));
     }
     if path.is_dir() && !path.join("__main__.py").exists() {
-        return Err(format!("script not found: {script} is a directory without __main__.py"));
+        return Err(format!("script not found: {} is a directory without __main__.py", display_os(script)));
     }
     Ok((Target::Script(path.to_path_buf()), rest.to_vec()))
 }
@@ -401,8 +417,8 @@ fn attach_pystats(dump: &mut Dump, mut files: Vec<PathBuf>, capture: Option<&Pys
 mod tests {
     use super::split_program_words;
 
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    fn words(s: &str) -> Vec<std::ffi::OsString> {
+        s.split_whitespace().map(Into::into).collect()
     }
 
     #[test]

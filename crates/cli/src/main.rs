@@ -16,6 +16,8 @@ mod python;
 mod render;
 mod stats_cmd;
 
+use std::ffi::OsString;
+
 use clap::{Parser, Subcommand};
 
 // Reading a whole-program dump makes a few hundred thousand small allocations (strings, cache
@@ -65,7 +67,8 @@ enum Command {
 }
 
 /// Puts a `--` after the program name of `dump`, so the program's own flags are not ours.
-fn argv_for_clap(argv: Vec<String>) -> Vec<String> {
+/// Words stay OS strings: a file name or a program argument need not be valid Unicode.
+fn argv_for_clap(argv: Vec<OsString>) -> Vec<OsString> {
     let Some(pos) = argv.iter().position(|a| a == "dump") else {
         return argv;
     };
@@ -74,7 +77,7 @@ fn argv_for_clap(argv: Vec<String>) -> Vec<String> {
     if program.is_empty() {
         return argv;
     }
-    if opts.last().map(String::as_str) != Some("--") {
+    if opts.last().is_none_or(|w| w != "--") {
         opts.push("--".into());
     }
     head.iter().cloned().chain(opts).chain(program).collect()
@@ -82,7 +85,7 @@ fn argv_for_clap(argv: Vec<String>) -> Vec<String> {
 
 fn main() {
     large_pages();
-    let cli = Cli::parse_from(argv_for_clap(std::env::args().collect()));
+    let cli = Cli::parse_from(argv_for_clap(std::env::args_os().collect()));
     let result = match &cli.command {
         Command::Dump(args) => dump_cmd::run(args).map(|o| o.exit_code),
         Command::Diff(args) => diff_cmd::run(args),

@@ -1,7 +1,10 @@
-//! Writing output files so that nothing is ever half-written: everything goes to a temporary
-//! file beside the destination and is renamed into place only when complete.
+//! Writing output files so that nothing is ever half-written (everything goes to a temporary
+//! file beside the destination and is renamed into place only when complete) and nothing is
+//! overwritten that should not be (an input, or for `dump` a file that is not a dump); and
+//! naming files in messages, whatever bytes their names hold.
 
-use std::io::Write;
+use std::ffi::OsStr;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
@@ -21,13 +24,13 @@ impl PendingOutput {
             _ => PathBuf::from("."),
         };
         if dest.is_dir() {
-            return Err(format!("cannot write {}: it is a directory", dest.display()));
+            return Err(format!("cannot write {}: it is a directory", display_path(dest)));
         }
         let tmp = tempfile::Builder::new()
             .prefix(".specdiff-")
             .suffix(".part")
             .tempfile_in(&dir)
-            .map_err(|e| format!("cannot write {}: {}", dest.display(), plain_io_error(&e)))?;
+            .map_err(|e| format!("cannot write {}: {}", display_path(dest), plain_io_error(&e)))?;
         Ok(PendingOutput { dest: dest.to_path_buf(), tmp })
     }
 
@@ -35,7 +38,7 @@ impl PendingOutput {
     /// file into place. Returns the number of bytes written.
     pub fn finish(mut self, bytes: &[u8]) -> Result<u64, String> {
         let gz = self.dest.extension().is_some_and(|e| e == "gz");
-        let fail = |e: std::io::Error| format!("cannot write {}: {}", self.dest.display(), plain_io_error(&e));
+        let fail = |e: std::io::Error| format!("cannot write {}: {}", display_path(&self.dest), plain_io_error(&e));
         let written = if gz {
             let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
             enc.write_all(bytes).map_err(fail)?;
@@ -50,9 +53,90 @@ impl PendingOutput {
         let dest = self.dest.clone();
         self.tmp
             .persist(&dest)
-            .map_err(|e| format!("cannot write {}: {}", dest.display(), plain_io_error(&e.error)))?;
+            .map_err(|e| format!("cannot write {}: {}", display_path(&dest), plain_io_error(&e.error)))?;
         Ok(written)
     }
+}
+
+/// Refuses to write `dest` when it is one of `inputs` (`(role, path)`, the role as the message
+/// should call the input: `"the base dump (BASE)"`, `"the script"`): the same file by any name, through symbolic or
+/// hard links (same device and inode on Unix, same volume and file index on Windows). A
+/// destination that does not exist yet is no input.
+pub fn refuse_inputs(dest: &Path, inputs: &[(&str, &Path)]) -> Result<(), String> {
+    for (role, input) in inputs {
+        if same_file::is_same_file(dest, input).unwrap_or(false) {
+            let what = if dest == *input { role.to_string() } else { format!("{}, {role}", display_path(input)) };
+            return Err(format!("refusing to write {}: it is {what}; choose another output file", display_path(dest)));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses to overwrite an existing `dest` that is not a specdiff dump, unless `force`: a `-o`
+/// slip (`dump -o prog.py prog.py`, `-o notes.json`) would otherwise replace it with JSON.
+/// An old dump is replaced freely (re-running a dump is the normal case), and so is an empty
+/// file (nothing to lose).
+pub fn refuse_non_dump(dest: &Path, force: bool) -> Result<(), String> {
+    if force {
+        return Ok(());
+    }
+    let Ok(file) = std::fs::File::open(dest) else {
+        return Ok(()); // nothing there (or unreadable: the write will say so)
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let mut head = Vec::new();
+    if file.take(HEAD_LEN).read_to_end(&mut head).is_err() || head.is_empty() || looks_like_dump(&head) {
+        return Ok(());
+    }
+    Err(format!(
+        "refusing to overwrite {}: it exists and is not a specdiff dump (pass --force to replace it)",
+        display_path(dest)
+    ))
+}
+
+/// How much of an existing output file is read to tell whether it is a dump.
+const HEAD_LEN: u64 = 4096;
+
+/// Whether a file starting with `head` is a specdiff dump: JSON (or gzip of it) whose first
+/// key is `"format": "specdiff-dump"`, as every dump specdiff writes begins (also after a
+/// pretty-printer that keeps key order, like `jq .`).
+fn looks_like_dump(head: &[u8]) -> bool {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        let mut plain = Vec::new();
+        // A truncated gzip stream is expected here: what was inflated before the cut counts.
+        let _ = flate2::read::GzDecoder::new(head).take(HEAD_LEN).read_to_end(&mut plain);
+        return !plain.starts_with(&[0x1f, 0x8b]) && looks_like_dump(&plain);
+    }
+    let text = String::from_utf8_lossy(head);
+    let rest = text.trim_start().strip_prefix('{').map(str::trim_start);
+    let rest = rest.and_then(|r| r.strip_prefix("\"format\"")).map(str::trim_start);
+    let rest = rest.and_then(|r| r.strip_prefix(':')).map(str::trim_start);
+    rest.is_some_and(|r| r.starts_with(&format!("\"{}\"", specdiff_core::model::FORMAT_NAME)))
+}
+
+/// `path` for a message: as is when it is valid Unicode, else with each byte that is not
+/// shown as `\xNN` (`caf\xe9.json`), so that two different names never look alike and
+/// nothing unprintable reaches the terminal from an invalid byte.
+pub fn display_path(path: &Path) -> String {
+    display_os(path.as_os_str())
+}
+
+/// [`display_path`] of any OS string (a program argument).
+pub fn display_os(s: &OsStr) -> String {
+    if let Some(s) = s.to_str() {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    // Unix: the bytes of the name; Windows: WTF-8, whose unpaired surrogates show as bytes.
+    for chunk in s.as_encoded_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// `"permission denied"` rather than `"Permission denied (os error 13)"`.
@@ -75,5 +159,31 @@ pub fn human_size(bytes: u64) -> String {
         format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
     } else {
         format!("{} KB", bytes.div_ceil(1024))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_dump_header_counts_as_a_dump() {
+        assert!(looks_like_dump(br#"{"format":"specdiff-dump","version":1}"#));
+        assert!(looks_like_dump(b"{\n  \"format\": \"specdiff-dump\",\n"));
+        assert!(!looks_like_dump(br#"{"format":"specdiff-diff","version":1}"#));
+        assert!(!looks_like_dump(b"print('specdiff-dump')\n"));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        gz.write_all(br#"{"format":"specdiff-dump","version":1,"generator":"x"}"#).unwrap();
+        let gz = gz.finish().unwrap();
+        assert!(looks_like_dump(&gz));
+        assert!(looks_like_dump(&gz[..gz.len() - 8]), "a cut gzip stream still shows its start");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn invalid_bytes_are_shown_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        assert_eq!(display_path(Path::new(OsStr::from_bytes(b"caf\xff/o\xfe.json"))), r"caf\xff/o\xfe.json");
+        assert_eq!(display_path(Path::new("café.json")), "café.json");
     }
 }

@@ -1,9 +1,12 @@
 //! Finding and probing the Python interpreter a dump runs under: it must exist, be CPython and
 //! be 3.11 or newer, and we need to know whether it is a pystats build.
 
+use std::path::Path;
 use std::process::Command;
 
 use serde::Deserialize;
+
+use crate::output::display_path;
 
 /// What the probe learned about an interpreter.
 #[derive(Debug, Clone, Deserialize)]
@@ -16,6 +19,10 @@ pub struct PythonProbe {
     pub pystats: bool,
     /// `importlib.util.find_spec(module) is not None`, when a module was asked about.
     pub module_found: Option<bool>,
+    /// The files running that module runs (its file; for a package, `__init__.py` and
+    /// `__main__.py`), when found and named in UTF-8: a dump must not be written over them.
+    #[serde(default)]
+    pub module_files: Vec<String>,
 }
 
 impl PythonProbe {
@@ -33,7 +40,7 @@ impl PythonProbe {
 // Written to run on any Python from 2.7 on, so that old interpreters get our clear message
 // rather than a syntax error.
 const PROBE: &str = r#"
-import sys, json
+import os, sys, json
 try:
     import sysconfig
     args = sysconfig.get_config_var("CONFIG_ARGS") or ""
@@ -41,18 +48,33 @@ try:
 except Exception:
     stats = False
 found = None
+files = []
 if len(sys.argv) > 1:
     try:
         import importlib.util
-        found = importlib.util.find_spec(sys.argv[1]) is not None
+        spec = importlib.util.find_spec(sys.argv[1])
+        found = spec is not None
+        origin = getattr(spec, "origin", None)
+        if origin and os.path.isfile(origin):
+            files.append(origin)
+            if spec.submodule_search_locations is not None:
+                files.append(os.path.join(os.path.dirname(origin), "__main__.py"))
     except Exception:
         found = False
+    def utf8(name):   # JSON text (and our reader) cannot carry a name that is not
+        try:
+            name.encode("utf-8")
+            return True
+        except UnicodeError:
+            return False
+    files = [f for f in files if utf8(f)]
 impl = getattr(sys, "implementation", None)
 print("SPECDIFF-PROBE " + json.dumps({
     "implementation": impl.name if impl else "cpython",
     "version": list(sys.version_info[:3]),
     "pystats": stats,
     "module_found": found,
+    "module_files": files,
 }))
 if stats:
     # A pystats build writes its stats when it finalizes (3.11: a file in /tmp/py_stats, if
@@ -63,8 +85,9 @@ if stats:
 "#;
 
 /// Runs `python` once to learn what it is. `module`: also ask whether it can import it.
-pub fn probe(python: &str, module: Option<&str>) -> Result<PythonProbe, String> {
-    let mut cmd = Command::new(python);
+pub fn probe(python_path: &Path, module: Option<&str>) -> Result<PythonProbe, String> {
+    let python = display_path(python_path);
+    let mut cmd = Command::new(python_path);
     cmd.arg("-c").arg(PROBE);
     if let Some(m) = module {
         cmd.arg(m);
@@ -87,12 +110,10 @@ pub fn probe(python: &str, module: Option<&str>) -> Result<PythonProbe, String> 
 }
 
 /// Checks that the interpreter can give adaptive bytecode.
-pub fn check_supported(python: &str, p: &PythonProbe) -> Result<(), String> {
+pub fn check_supported(python_path: &Path, p: &PythonProbe) -> Result<(), String> {
+    let python = display_path(python_path);
     if p.implementation != "cpython" {
-        return Err(format!(
-            "'{python}' is {}, not CPython: adaptive bytecode needs CPython 3.11+",
-            p.describe()
-        ));
+        return Err(format!("'{python}' is {}, not CPython: adaptive bytecode needs CPython 3.11+", p.describe()));
     }
     if p.version < (3, 11, 0) {
         return Err(format!("adaptive bytecode needs CPython 3.11+ ('{python}' is {})", p.describe()));

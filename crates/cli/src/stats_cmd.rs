@@ -12,7 +12,7 @@ use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::wording::{count, grouped};
 use specdiff_core::report::{percent, summarize, StatsSummary};
 
-use crate::output::{human_size, plain_io_error, PendingOutput};
+use crate::output::{display_path, human_size, plain_io_error, refuse_inputs, PendingOutput};
 
 /// Arguments of `specdiff stats`.
 #[derive(Debug, clap::Args)]
@@ -47,13 +47,13 @@ fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     for input in inputs {
         if input.is_dir() {
             let entries = std::fs::read_dir(input)
-                .map_err(|e| format!("{}: cannot read folder: {}", input.display(), plain_io_error(&e)))?;
+                .map_err(|e| format!("{}: cannot read folder: {}", display_path(input), plain_io_error(&e)))?;
             let mut found: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "txt"))
                 .collect();
             if found.is_empty() {
-                return Err(format!("{}: no *.txt pystats files in this folder", input.display()));
+                return Err(format!("{}: no *.txt pystats files in this folder", display_path(input)));
             }
             // Sorted, so error messages and summing order do not depend on the file system.
             found.sort();
@@ -65,13 +65,22 @@ fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Every path `inputs` reads, for the check that an output is none of them: each input as
+/// given and, for a folder, its `*.txt` files (an unreadable folder is reported on reading).
+pub fn read_paths(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut paths = inputs.to_vec();
+    paths.extend(inputs.iter().flat_map(|i| expand_inputs(std::slice::from_ref(i)).unwrap_or_default()));
+    paths
+}
+
 /// Reads and sums every input.
 pub fn load(args: &StatsArgs) -> Result<(Stats, usize), String> {
     let files = expand_inputs(&args.inputs)?;
     let mut contents = Vec::with_capacity(files.len());
     for path in &files {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {}", path.display(), plain_io_error(&e)))?;
-        contents.push((path.display().to_string(), bytes));
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{}: cannot read: {}", display_path(path), plain_io_error(&e)))?;
+        contents.push((display_path(path), bytes));
     }
     let options = PystatsOptions { python: args.python_version, ..Default::default() };
     let stats = read_pystats(contents.iter().map(|(n, b)| (n.as_str(), b.as_slice())), &options)
@@ -81,6 +90,10 @@ pub fn load(args: &StatsArgs) -> Result<(Stats, usize), String> {
 
 /// Runs `specdiff stats`. The error is the one-line message to show.
 pub fn run(args: &StatsArgs) -> Result<(), String> {
+    if let Some(dest) = &args.output {
+        let inputs = read_paths(&args.inputs);
+        refuse_inputs(dest, &inputs.iter().map(|p| ("an input file", p.as_path())).collect::<Vec<_>>())?;
+    }
     // Reserve the output first: an unwritable destination is reported before any reading.
     let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
     let (stats, nfiles) = load(args)?;
@@ -88,7 +101,12 @@ pub fn run(args: &StatsArgs) -> Result<(), String> {
         (Some(out), Some(dest)) => {
             let json = StatsFile::new(stats, format!("specdiff {}", env!("CARGO_PKG_VERSION"))).to_json();
             let written = out.finish(&json)?;
-            eprintln!("specdiff: wrote {} ({}, {})", dest.display(), count(nfiles as u64, "raw file", "raw files"), human_size(written));
+            eprintln!(
+                "specdiff: wrote {} ({}, {})",
+                display_path(dest),
+                count(nfiles as u64, "raw file", "raw files"),
+                human_size(written)
+            );
         }
         _ => print!("{}", render_summary(&stats, &summarize(&stats), &args.inputs)),
     }
@@ -105,7 +123,7 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
         Some(v) => format!("CPython {v}"),
         None => "opcode names (CPython 3.13+)".into(),
     };
-    let shown: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let shown: Vec<String> = inputs.iter().map(|p| display_path(p)).collect();
     out.push_str(&format!(
         "{}: {}, {}, {} instructions executed\n\n",
         shown.join(" "),

@@ -3,6 +3,7 @@
 //! (specdiff-test-support decides which), and runs `specdiff`.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -138,7 +139,7 @@ pub fn specdiff() -> Command {
 }
 
 /// Runs `specdiff dump --python PY -o OUT ARGS…` and returns the process output.
-pub fn dump_with(interp: &Interpreter, out: &Path, args: &[&str]) -> Output {
+pub fn dump_with<A: AsRef<OsStr>>(interp: &Interpreter, out: &Path, args: &[A]) -> Output {
     specdiff()
         .arg("dump")
         .arg("--python")

@@ -1254,6 +1254,7 @@ class _ForkThreadsWarning:
 # in time; it matches nothing but the warning of a fork.
 _FORK_FILTER = ("ignore", _ForkThreadsWarning(), DeprecationWarning, None, 0)
 _FORK_FILTERED = [False]
+_FORK_HOOKED = [False]
 _HARNESS_MODULE = None
 
 
@@ -1350,7 +1351,9 @@ def main(argv):
     _HARNESS_MODULE = sys.modules.get("__main__")   # still ours: keep it once __main__ changes
     sampler = _SAMPLER[0] = Sampler(opts.interval_ms)
     main_pid = os.getpid()
-    if hasattr(os, "register_at_fork"):
+    _FORKS[0] = 0
+    if hasattr(os, "register_at_fork") and not _FORK_HOOKED[0]:   # hooks cannot be removed
+        _FORK_HOOKED[0] = True
         os.register_at_fork(before=_before_fork, after_in_parent=lambda: _after_fork(True),
                             after_in_child=lambda: _after_fork(False))
     pystats = bool(opts.pystats_dir) and hasattr(sys, "_stats_clear")

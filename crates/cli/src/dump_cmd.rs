@@ -1,12 +1,11 @@
 //! `specdiff dump`: runs a program under a real CPython with the embedded harness and writes a
 //! validated dump. The harness (`harness.py`) does the capture; this side probes the
-//! interpreter, owns the process (exit status, Ctrl-C) and the output file.
+//! interpreter, owns the process (exit status; stop requests passed on, with a grace period)
+//! and the output file.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -15,9 +14,15 @@ use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
 
 use crate::harness_output::{finish_raw_code, HarnessExtra};
-use crate::output::{display_os, display_path, human_size, refuse_inputs, refuse_non_dump, PendingOutput};
+use crate::output::{
+    display_os, display_path, human_size, own_prefix, refuse_inputs, refuse_non_dump, sweep_stale, PendingOutput,
+};
 use crate::platform::{self, Ended};
 use crate::python::{check_supported, probe};
+use crate::signals::{self, Litter};
+
+/// The start of the temporary folder a dump runs in (see `output::sweep_stale`).
+const RUN_PREFIX: &str = "specdiff-run-";
 
 /// The harness, embedded so the binary is self-contained.
 pub const HARNESS: &str = include_str!("harness.py");
@@ -156,10 +161,13 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     // Reserve the output first: an unwritable destination fails before the program runs.
     let pending = PendingOutput::create(&dest)?;
 
+    let temp = std::env::temp_dir();
+    sweep_stale(&temp, RUN_PREFIX, "");
     let work = tempfile::Builder::new()
-        .prefix("specdiff-run-")
-        .tempdir()
+        .prefix(&own_prefix(RUN_PREFIX))
+        .tempdir_in(&temp)
         .map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let _litter = Litter::new(work.path());
     let harness_path = work.path().join("specdiff_harness.py");
     std::fs::write(&harness_path, HARNESS).map_err(|e| format!("cannot write the harness: {e}"))?;
     let raw_out = work.path().join("dump.json");
@@ -191,10 +199,10 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     let (kind, value) = target.harness_words();
     cmd.arg("--").arg(kind).arg(value).args(&program_args);
 
-    let status = run_child(cmd)?;
-    let interrupted = status.code() == Some(130);
+    let end = run_child(cmd)?;
+    let interrupted = end.status.code() == Some(130);
     if !raw_out.exists() {
-        return Err(no_dump_reason(&status, &probed.describe()));
+        return no_dump(&end, &probed.describe());
     }
     let bytes = std::fs::read(&raw_out).map_err(|e| format!("cannot read the harness output: {e}"))?;
     let mut dump = read_dump("harness output", &bytes, ReadLimits::default())
@@ -215,7 +223,19 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
         probed.describe()
     );
     let exit_code = dump.run.exit_status;
-    if interrupted {
+    match end.stop {
+        Some(sig) if sig != platform::INTERRUPT => {
+            eprintln!(
+                "specdiff: interrupted by {}; dump of the state at interruption written to {summary}",
+                platform::stop_name(sig)
+            );
+            return Ok(DumpOutcome {
+                exit_code: 128 + sig,
+            });
+        }
+        _ => {}
+    }
+    if interrupted || end.stop.is_some() {
         eprintln!("specdiff: interrupted (Ctrl-C); dump of the state at interruption written to {summary}");
         return Ok(DumpOutcome { exit_code: 130 });
     }
@@ -251,47 +271,120 @@ fn resolve_target(args: &DumpArgs) -> Result<(Target, Vec<OsString>), String> {
     Ok((Target::Script(path.to_path_buf()), rest.to_vec()))
 }
 
-/// Runs the interpreter with inherited stdio. Ctrl-C from a terminal reaches the child
-/// directly (same process group; on Windows, same console); specdiff itself survives it so it
-/// can report and clean up. A Ctrl-C sent to specdiff alone is forwarded (Unix: SIGINT) if the
-/// child has not reacted within 2 s.
-fn run_child(mut cmd: Command) -> Result<ExitStatus, String> {
+/// How long a program gets to stop after a SIGTERM or SIGHUP was passed on to it (and what
+/// it started gets after it ended) before it is killed.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// How the program's process ended, and what specdiff was told meanwhile.
+struct ChildEnd {
+    status: ExitStatus,
+    /// The first stop request specdiff received while the program ran.
+    stop: Option<i32>,
+    /// The program did not stop within [`GRACE`] and was killed.
+    killed: bool,
+}
+
+/// Runs the interpreter with inherited stdio, and passes on what specdiff is told: a stop
+/// request (SIGTERM, SIGHUP, SIGINT) goes to the program's process group at once. A Ctrl-C
+/// from a terminal reaches the program directly when it shares specdiff's group (see
+/// [`platform::Grouping`]); then a SIGINT is passed on only if the program has not ended 2 s
+/// later (it was sent to specdiff alone). After a SIGTERM or SIGHUP, or a second request,
+/// the program is killed if it has not stopped within [`GRACE`]; after it ended, what it
+/// started in its group gets the same time, then is killed.
+fn run_child(mut cmd: Command) -> Result<ChildEnd, String> {
     let python = cmd.get_program().to_string_lossy().into_owned();
-    let mut child = cmd.spawn().map_err(|e| format!("cannot run python '{python}': {e}"))?;
-    let got_interrupt = Arc::new(AtomicBool::new(false));
-    {
-        let flag = got_interrupt.clone();
-        // An error here only means a handler is already installed (a second dump in tests).
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
-    let mut interrupt_at: Option<Instant> = None;
-    let mut forwarded = false;
-    loop {
+    let grouping = platform::prepare_child(&mut cmd);
+    let supervision = signals::supervise();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run python '{python}': {e}"))?;
+    let mut stop: Option<i32> = None;
+    let mut pending_interrupt: Option<Instant> = None;
+    let mut deadline: Option<Instant> = None;
+    let mut killed = false;
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => return Ok(status),
+            Ok(Some(status)) => break status,
             Ok(None) => {}
             Err(e) => return Err(format!("lost the python process: {e}")),
         }
-        if got_interrupt.swap(false, Ordering::SeqCst) && interrupt_at.is_none() {
-            interrupt_at = Some(Instant::now());
-        }
-        if let Some(t) = interrupt_at {
-            if !forwarded && t.elapsed() > Duration::from_secs(2) {
-                platform::forward_interrupt(&child);
-                forwarded = true;
+        if let Some(sig) = signals::take() {
+            let again = stop.is_some();
+            stop.get_or_insert(sig);
+            if sig == platform::INTERRUPT && grouping.shares_ctrl_c() && !again {
+                pending_interrupt = Some(Instant::now());
+            } else {
+                platform::send_stop(&child, grouping, sig);
+            }
+            if sig != platform::INTERRUPT || again {
+                deadline.get_or_insert(Instant::now() + GRACE);
             }
         }
+        if pending_interrupt.is_some_and(|t| t.elapsed() > Duration::from_secs(2)) {
+            platform::send_stop(&child, grouping, platform::INTERRUPT);
+            pending_interrupt = None;
+        }
+        if !killed && deadline.is_some_and(|d| Instant::now() >= d) {
+            platform::kill_program(&mut child, grouping);
+            killed = true;
+        }
         std::thread::sleep(Duration::from_millis(20));
+    };
+    if stop.is_some() {
+        // Stopped: nothing the program started outlives it (each got the request already).
+        let until = deadline.unwrap_or_else(|| Instant::now() + GRACE);
+        while platform::group_alive(child.id(), grouping) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        platform::kill_group(child.id(), grouping);
     }
+    drop(supervision);
+    Ok(ChildEnd {
+        status,
+        stop,
+        killed,
+    })
 }
 
-fn no_dump_reason(status: &ExitStatus, python: &str) -> String {
-    match platform::ended(status) {
-        Ended::Interrupted => "interrupted (Ctrl-C) before the dump was written; nothing written".into(),
-        Ended::Signal(sig) => format!("{python} was killed by signal {sig}; no dump written"),
-        Ended::Code(3) => format!("{python} cannot give adaptive bytecode (see the message above); nothing written"),
-        Ended::Code(code) => format!("{python} exited with status {code} before writing the dump; nothing written"),
+/// What to say and which status to end with when the interpreter wrote no dump. The
+/// program's own status is passed on (`os._exit(5)` leaves no dump and exits 5).
+fn no_dump(end: &ChildEnd, python: &str) -> Result<DumpOutcome, String> {
+    if let Some(sig) = end.stop {
+        let how = if end.killed {
+            format!(
+                "the program did not stop within {} s and was killed",
+                GRACE.as_secs()
+            )
+        } else {
+            "the program was stopped".to_string()
+        };
+        eprintln!(
+            "specdiff: interrupted by {}; {how}; no dump written",
+            platform::stop_name(sig)
+        );
+        return Ok(DumpOutcome {
+            exit_code: 128 + sig,
+        });
     }
+    let (message, exit_code) = match platform::ended(&end.status) {
+        Ended::Interrupted => ("interrupted (Ctrl-C) before the dump was written; nothing written".to_string(), 130),
+        Ended::Signal(sig) => (format!("{python} was killed by signal {sig}; no dump written"), 128 + sig),
+        Ended::Code(0) => {
+            return Err(format!(
+                "{python} exited with status 0 without writing the dump (the program called os._exit(0)?); nothing written"
+            ))
+        }
+        Ended::Code(3) => (
+            format!("{python} exited with status 3 without writing the dump (see the message above, or the program called os._exit(3)); nothing written"),
+            3,
+        ),
+        Ended::Code(code) => (
+            format!("{python} exited with status {code} without writing the dump (the program called os._exit({code}), or the interpreter failed); nothing written"),
+            code,
+        ),
+    };
+    eprintln!("specdiff: {message}");
+    Ok(DumpOutcome { exit_code })
 }
 
 /// One run's claim on `/tmp/py_stats`.

@@ -71,8 +71,14 @@ What this file owns, and the rules it applies:
 - Source lines (finish_entries): functions, lambdas, generators, coroutines and
   comprehensions keep their whole text; module and class bodies only their instructions'
   lines (a class body's range would drag in every method's text).
-- Not recorded: a program leaving through os._exit(), and what threads still running after
-  the main program returned do later (the dump is written before interpreter shutdown).
+- Not recorded: a program leaving through os._exit() (the interpreter's status is the
+  program's, and the CLI passes it on), what threads still running after the main program
+  returned do later (the dump is written before interpreter shutdown), and other processes the
+  program starts (os.fork, multiprocessing): a warning counts them, and a forked child that
+  returns into the harness writes no dump of its own.
+- Forking while the sampler runs: CPython 3.12+ warns that forking a multi-threaded process
+  may deadlock; when the sampler is the only other thread that warning is the harness's doing,
+  not the program's, so it is silenced for that fork (`_before_fork`), and only then.
 """
 
 # ---------------------------------------------------------------------------------------------
@@ -742,6 +748,13 @@ class Sampler:
             if self._old_switch is not None:
                 sys.setswitchinterval(self._old_switch)
 
+    def running(self):
+        return self.mode == "thread" and not self.stop
+
+    def forked(self):
+        """In a child the program forked: the thread did not come along."""
+        self.mode, self.note = "off", "forked child"
+
     def finish(self):
         """Stop the thread, as soon as the program is done."""
         if self.mode != "thread":
@@ -1226,6 +1239,22 @@ def exit_status_of(exc):
 
 _EXEC_CODES = []
 _RECORDING = [False]
+_SAMPLER = [None]
+_FORKS = [0]            # os.fork()s the program made in this process
+
+
+class _ForkThreadsWarning:
+    """Matches only the text of CPython's "forking a multi-threaded process" warning."""
+    def match(self, text):
+        return text.startswith("This process (pid=") and "is multi-threaded, use of fork()" in text
+
+
+# Inserted by an approved fork's _before_fork and left until the next fork or the program's
+# end: 3.12 warns before the after-fork hooks run, 3.13 after them, so no hook can remove it
+# in time; it matches nothing but the warning of a fork.
+_FORK_FILTER = ("ignore", _ForkThreadsWarning(), DeprecationWarning, None, 0)
+_FORK_FILTERED = [False]
+_FORK_HOOKED = [False]
 _HARNESS_MODULE = None
 
 
@@ -1233,6 +1262,70 @@ def _audit(event, args):
     # Runs for every audit event in the process: keep it to one compare in the common case.
     if event == "exec" and _RECORDING[0]:
         _EXEC_CODES.append(args[0])
+
+
+def _warning_filters():
+    """The live warnings filter list, without running the warnings module's Python code."""
+    import _warnings
+    w = sys.modules.get("warnings")
+    return getattr(w if w is not None else _warnings, "filters", None)
+
+
+def _os_threads():
+    """How many threads this process has, counted as CPython's fork warning counts them."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[17])
+    except (OSError, ValueError, IndexError):
+        return len(sys._current_frames())
+
+
+def _before_fork():
+    # Runs last of the before-fork hooks (registered first): counts the threads as they are
+    # at the fork.
+    _unfilter_fork()
+    sampler = _SAMPLER[0]
+    if (_RECORDING[0] and sampler is not None and sampler.running()
+            and _os_threads() <= 2):   # this thread and the sampler's: the program has no other
+        try:
+            _warning_filters().insert(0, _FORK_FILTER)
+            _FORK_FILTERED[0] = True
+        except Exception:
+            pass
+
+
+def _unfilter_fork():
+    if _FORK_FILTERED[0]:
+        _FORK_FILTERED[0] = False
+        try:
+            _warning_filters().remove(_FORK_FILTER)
+        except Exception:
+            pass
+
+
+def _after_fork(parent):
+    if _RECORDING[0]:
+        if parent:
+            _FORKS[0] += 1
+        else:
+            _unfilter_fork()
+            if _SAMPLER[0] is not None:
+                _SAMPLER[0].forked()
+
+
+def other_processes_warning():
+    """Says which other Python processes the program started, whose bytecode is not dumped."""
+    counter = getattr(sys.modules.get("multiprocessing.process"), "_process_counter", None)
+    try:   # itertools.count(n): the next Process gets number n; reading it takes nothing
+        mp = int(repr(counter)[6:-1]) - 1 if counter is not None else 0
+    except ValueError:
+        mp = 0
+    parts = ["%d %s" % (n, w) for n, w in ((_FORKS[0], "os.fork()"),
+                                           (mp, "multiprocessing process(es)")) if n]
+    if parts:
+        log("warning: the program started other processes (%s; a multiprocessing process with "
+            "the fork start method counts in both); their bytecode is not captured, only this "
+            "process's is in the dump" % ", ".join(parts))
 
 
 def pystats_files(d):
@@ -1256,7 +1349,13 @@ def main(argv):
     tables()
     global _HARNESS_MODULE
     _HARNESS_MODULE = sys.modules.get("__main__")   # still ours: keep it once __main__ changes
-    sampler = Sampler(opts.interval_ms)
+    sampler = _SAMPLER[0] = Sampler(opts.interval_ms)
+    main_pid = os.getpid()
+    _FORKS[0] = 0
+    if hasattr(os, "register_at_fork") and not _FORK_HOOKED[0]:   # hooks cannot be removed
+        _FORK_HOOKED[0] = True
+        os.register_at_fork(before=_before_fork, after_in_parent=lambda: _after_fork(True),
+                            after_in_child=lambda: _after_fork(False))
     pystats = bool(opts.pystats_dir) and hasattr(sys, "_stats_clear")
     stats_before = pystats_files(opts.pystats_dir) if pystats else set()
     status, exc_text = 0, None
@@ -1301,6 +1400,10 @@ def main(argv):
             sys._stats_dump()
         sampler.finish()
     _RECORDING[0] = False
+    _unfilter_fork()
+    if os.getpid() != main_pid:
+        return status   # a child the program forked came back here: the parent dumps
+    other_processes_warning()
     if main_code is None:
         duration = time.perf_counter() - t0
         if pystats:

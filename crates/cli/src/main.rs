@@ -3,7 +3,8 @@
 //!
 //! Exit codes (documented in the README): 0 success; 1 `diff --fail-on-regression` found a hot
 //! regression; 2 bad usage or bad input; for `dump`, the program's own status when it failed
-//! (the dump is still written) and 130 when interrupted.
+//! (the dump is still written, unless the program left through `os._exit`); 128 + the signal
+//! number when specdiff was stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129).
 
 mod diff_cmd;
 mod dump_cmd;
@@ -14,6 +15,7 @@ mod output;
 mod platform;
 mod python;
 mod render;
+mod signals;
 mod stats_cmd;
 
 use std::ffi::OsString;
@@ -84,6 +86,7 @@ fn argv_for_clap(argv: Vec<OsString>) -> Vec<OsString> {
 }
 
 fn main() {
+    signals::install();
     large_pages();
     let cli = Cli::parse_from(argv_for_clap(std::env::args_os().collect()));
     let result = match &cli.command {

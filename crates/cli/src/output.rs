@@ -2,6 +2,11 @@
 //! file beside the destination and is renamed into place only when complete) and nothing is
 //! overwritten that should not be (an input, or for `dump` a file that is not a dump); and
 //! naming files in messages, whatever bytes their names hold.
+//!
+//! Temporary files and folders carry specdiff's process id (`.specdiff-<pid>-….part`,
+//! `specdiff-run-<pid>-…`): a stop request removes them (`signals`), and what a killed specdiff
+//! (SIGKILL) left behind is removed by the next run that looks in the same folder
+//! ([`sweep_stale`]).
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};
@@ -9,11 +14,15 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+use crate::platform;
+use crate::signals::Litter;
+
 /// An output file being prepared; created before any expensive work, so an unwritable
 /// destination is reported before the program runs, not after.
 pub struct PendingOutput {
     dest: PathBuf,
     tmp: NamedTempFile,
+    _litter: Litter,
 }
 
 impl PendingOutput {
@@ -26,12 +35,18 @@ impl PendingOutput {
         if dest.is_dir() {
             return Err(format!("cannot write {}: it is a directory", display_path(dest)));
         }
+        sweep_stale(&dir, PART_PREFIX, PART_SUFFIX);
         let tmp = tempfile::Builder::new()
-            .prefix(".specdiff-")
-            .suffix(".part")
+            .prefix(&own_prefix(PART_PREFIX))
+            .suffix(PART_SUFFIX)
             .tempfile_in(&dir)
             .map_err(|e| format!("cannot write {}: {}", display_path(dest), plain_io_error(&e)))?;
-        Ok(PendingOutput { dest: dest.to_path_buf(), tmp })
+        let _litter = Litter::new(tmp.path());
+        Ok(PendingOutput {
+            dest: dest.to_path_buf(),
+            tmp,
+            _litter,
+        })
     }
 
     /// Writes `bytes` (gzip-compressed when the destination ends in `.gz`) and renames the
@@ -139,6 +154,46 @@ pub fn display_os(s: &OsStr) -> String {
     out
 }
 
+const PART_PREFIX: &str = ".specdiff-";
+const PART_SUFFIX: &str = ".part";
+
+/// `prefix` followed by this process's id and a dash: the start of its temporary names.
+pub fn own_prefix(prefix: &str) -> String {
+    format!("{prefix}{}-", std::process::id())
+}
+
+/// Removes the entries of `dir` named `<prefix><pid>-…<suffix>` whose process no longer runs:
+/// what a specdiff killed outright left behind. Best effort; anything else is left alone.
+pub fn sweep_stale(dir: &Path, prefix: &str, suffix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| stale_pid(n, prefix, suffix)) else {
+            continue;
+        };
+        if platform::process_alive(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let _ = match entry.file_type() {
+            Ok(t) if t.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+    }
+}
+
+/// The process id in a name made by [`own_prefix`] (`<prefix><pid>-<random><suffix>`).
+fn stale_pid(name: &str, prefix: &str, suffix: &str) -> Option<u32> {
+    let rest = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    let (pid, random) = rest.split_once('-')?;
+    if random.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
 /// `"permission denied"` rather than `"Permission denied (os error 13)"`.
 pub fn plain_io_error(e: &std::io::Error) -> String {
     let s = e.to_string();
@@ -185,5 +240,49 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         assert_eq!(display_path(Path::new(OsStr::from_bytes(b"caf\xff/o\xfe.json"))), r"caf\xff/o\xfe.json");
         assert_eq!(display_path(Path::new("café.json")), "café.json");
+    }
+
+    #[test]
+    fn only_names_with_a_pid_are_stale_candidates() {
+        assert_eq!(
+            stale_pid(".specdiff-123-abC9.part", ".specdiff-", ".part"),
+            Some(123)
+        );
+        assert_eq!(
+            stale_pid("specdiff-run-77-x1", "specdiff-run-", ""),
+            Some(77)
+        );
+        // Names of older specdiffs (no pid) and other files are never taken.
+        assert_eq!(
+            stale_pid(".specdiff-abC9.part", ".specdiff-", ".part"),
+            None
+        );
+        assert_eq!(
+            stale_pid(".specdiff-123-.part", ".specdiff-", ".part"),
+            None
+        );
+        assert_eq!(stale_pid("out.json", ".specdiff-", ".part"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sweeping_removes_a_dead_processs_files_and_keeps_a_live_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        // A process that has certainly ended: spawned and reaped.
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        gone.wait().unwrap();
+        let dead = dir.path().join(format!(".specdiff-{}-abc.part", gone.id()));
+        let live = dir
+            .path()
+            .join(format!(".specdiff-{}-abc.part", std::process::id()));
+        let dead_dir = dir.path().join(format!("specdiff-run-{}-xyz", gone.id()));
+        std::fs::write(&dead, "x").unwrap();
+        std::fs::write(&live, "x").unwrap();
+        std::fs::create_dir(&dead_dir).unwrap();
+        std::fs::write(dead_dir.join("dump.json"), "x").unwrap();
+        sweep_stale(dir.path(), PART_PREFIX, PART_SUFFIX);
+        sweep_stale(dir.path(), "specdiff-run-", "");
+        assert!(!dead.exists() && !dead_dir.exists());
+        assert!(live.exists());
     }
 }

@@ -1,6 +1,6 @@
 //! Everything `specdiff` does differently on Unix and Windows, behind one small interface:
-//! how a child interpreter is interrupted and how its end is read (signals and process
-//! groups), where CPython's pystats builds write and where the lock that serializes them
+//! which stop requests specdiff watches for, how a child interpreter is started, stopped and
+//! how its end is read (signals and process groups), whether a process still lives, where CPython's pystats builds write and where the lock that serializes them
 //! lives (temporary files), and which interpreter a dump runs by default. The rest of the
 //! crate uses only this module; nothing else names `std::os::unix` or `std::os::windows`.
 //!
@@ -9,7 +9,7 @@
 
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ExitStatus};
+use std::process::{Child, Command, ExitStatus};
 
 #[cfg(unix)]
 mod unix;
@@ -40,11 +40,75 @@ pub fn ended(status: &ExitStatus) -> Ended {
     imp::ended(status)
 }
 
-/// Passes a Ctrl-C on to `child`, for a Ctrl-C that reached specdiff alone (a terminal's
-/// Ctrl-C reaches both). Returns whether anything was sent: on Windows nothing is, because a
-/// console delivers Ctrl-C to every process attached to it and cannot aim it at one.
-pub fn forward_interrupt(child: &Child) -> bool {
-    imp::forward_interrupt(child)
+/// The stop request a terminal's Ctrl-C makes: SIGINT (Windows: the console's Ctrl-C, given
+/// the same number so that both exit 130).
+pub const INTERRUPT: i32 = 2;
+
+/// Calls `on` (from a thread of its own) with the number of every stop request specdiff gets:
+/// Unix SIGINT, SIGTERM and SIGHUP (not SIGHUP when the caller ignores it, as `nohup` does);
+/// Windows Ctrl-C. Call once.
+pub fn watch_stop_requests(on: fn(i32)) {
+    imp::watch_stop_requests(on)
+}
+
+/// How a stop request is named in messages: `SIGTERM`, `SIGINT (Ctrl-C)`.
+pub fn stop_name(sig: i32) -> String {
+    imp::stop_name(sig)
+}
+
+/// How a dump's interpreter was started, for reaching it (and what it started) later.
+#[derive(Debug, Clone, Copy)]
+pub struct Grouping {
+    /// Unix: the child leads a process group of its own, so a signal can reach everything the
+    /// program started. Not when specdiff runs in the foreground of a terminal: the program
+    /// must stay in the terminal's foreground group to read it and to get its Ctrl-C and
+    /// Ctrl-Z itself (a terminal delivers those to specdiff and the program alike).
+    own_group: bool,
+}
+
+impl Grouping {
+    /// Whether a Ctrl-C reaches the program without specdiff passing it on (a terminal's
+    /// Ctrl-C reaches the whole foreground group; Windows: the whole console).
+    pub fn shares_ctrl_c(self) -> bool {
+        !self.own_group
+    }
+}
+
+/// Prepares `cmd` (the interpreter of a dump): its process group (see [`Grouping`]), SIGINT
+/// back to its default so that a caller that ignores it (a script's background job) does not
+/// make Ctrl-C useless, and on Linux death with specdiff (SIGKILL when specdiff dies, so a
+/// killed specdiff leaves no orphan behind).
+pub fn prepare_child(cmd: &mut Command) -> Grouping {
+    imp::prepare_child(cmd)
+}
+
+/// Sends stop request `sig` to the program: its whole process group when it has one, else the
+/// child alone. Call only while the child is not yet reaped. On Windows nothing is sent (a
+/// console delivers Ctrl-C to every process attached to it and cannot aim it at one).
+pub fn send_stop(child: &Child, grouping: Grouping, sig: i32) {
+    imp::send_stop(child, grouping, sig)
+}
+
+/// Kills the program outright (Unix: SIGKILL to its group, or to it alone).
+pub fn kill_program(child: &mut Child, grouping: Grouping) {
+    imp::kill_program(child, grouping)
+}
+
+/// Whether processes the program started still run in its process group after the program
+/// itself ended (`pid`: the program's, the group's id). Always `false` without a group.
+pub fn group_alive(pid: u32, grouping: Grouping) -> bool {
+    imp::group_alive(pid, grouping)
+}
+
+/// Kills what is left of the program's process group (see [`group_alive`]).
+pub fn kill_group(pid: u32, grouping: Grouping) {
+    imp::kill_group(pid, grouping)
+}
+
+/// Whether process `pid` still runs; `true` when that cannot be told (Windows), so that
+/// nothing of a live process is ever taken for litter.
+pub fn process_alive(pid: u32) -> bool {
+    imp::process_alive(pid)
 }
 
 /// The folder a CPython pystats build writes its raw stats files to (fixed in CPython's

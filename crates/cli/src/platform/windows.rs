@@ -1,12 +1,14 @@
 //! Windows: a console Ctrl-C reaches every process attached to the console, so there is
 //! nothing to forward; an interpreter killed by it exits with `STATUS_CONTROL_C_EXIT`.
-//! CPython's pystats builds write to `c:\temp\py_stats`.
+//! CPython's pystats builds write to `c:\temp\py_stats`. Ctrl-C is the only stop request
+//! watched (through ctrlc); whether another process lives is not asked, so no file of one is
+//! ever swept as litter.
 
 use std::path::PathBuf;
-use std::process::{Child, ExitStatus};
+use std::process::{Child, Command, ExitStatus};
 
 use super::windows_rules;
-use super::Ended;
+use super::{Ended, Grouping};
 
 pub const PYSTATS_DIR: &str = windows_rules::PYSTATS_DIR;
 pub const PYTHON_NAMES: &[&str] = windows_rules::PYTHON_NAMES;
@@ -20,6 +22,32 @@ pub fn ended(status: &ExitStatus) -> Ended {
     windows_rules::ended(status.code())
 }
 
-pub fn forward_interrupt(_child: &Child) -> bool {
+pub fn watch_stop_requests(on: fn(i32)) {
+    if let Err(e) = ctrlc::set_handler(move || on(super::INTERRUPT)) {
+        eprintln!("specdiff: warning: cannot watch for Ctrl-C ({e}); an interrupted specdiff may leave temporary files");
+    }
+}
+
+pub fn stop_name(_sig: i32) -> String {
+    "Ctrl-C".into()
+}
+
+pub fn prepare_child(_cmd: &mut Command) -> Grouping {
+    Grouping { own_group: false }
+}
+
+pub fn send_stop(_child: &Child, _grouping: Grouping, _sig: i32) {}
+
+pub fn kill_program(child: &mut Child, _grouping: Grouping) {
+    let _ = child.kill();
+}
+
+pub fn group_alive(_pid: u32, _grouping: Grouping) -> bool {
     false
+}
+
+pub fn kill_group(_pid: u32, _grouping: Grouping) {}
+
+pub fn process_alive(_pid: u32) -> bool {
+    true
 }

@@ -14,9 +14,8 @@ use crate::cpython::opcodes::{table_for, OpcodeTable};
 use crate::format::document::load;
 use crate::format::input::{InputError, InputErrorKind, ReadLimits, Sniffed};
 use crate::format::stats::read_stats_input;
-use std::collections::BTreeMap;
-
 use crate::model::stats::{OpcodeStats, Stats};
+use crate::util::map::{collect_sorted, Map};
 
 /// The version assumed for numbered files when the caller does not name one.
 pub const DEFAULT_NUMBERED_VERSION: (u32, u32) = (3, 11);
@@ -77,17 +76,53 @@ struct Parser<'a> {
     stats: Staged,
 }
 
-/// The counters while they are read. `BTreeMap`s, not the sorted-vector maps of [`Stats`]: a
-/// hostile file with its keys in reverse order would cost those a shift per key (quadratic);
-/// these take log n in any order, and become the sorted vectors in one pass at the end.
+/// The counters while they are read: pairs in reading order, made the sorted maps of [`Stats`]
+/// once at the end ([`collect_sorted`]). Inserting into those maps line by line would cost a
+/// shift per key on a hostile file with its keys in reverse (quadratic); a `BTreeMap` would
+/// cost the viewer's wasm a copy of its code per key type.
 #[derive(Default)]
 struct Staged {
-    opcodes: BTreeMap<String, StagedOp>,
-    uops: BTreeMap<String, StagedOp>,
-    calls: BTreeMap<String, u64>,
-    objects: BTreeMap<String, u64>,
-    gc: BTreeMap<u32, BTreeMap<String, u64>>,
-    other: BTreeMap<String, u64>,
+    opcodes: Tally<String, StagedOp>,
+    uops: Tally<String, StagedOp>,
+    calls: Tally<String, u64>,
+    objects: Tally<String, u64>,
+    gc: Tally<u32, Tally<String, u64>>,
+    other: Tally<String, u64>,
+}
+
+/// Pairs in reading order; a key repeats only where its lines are not together.
+struct Tally<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for Tally<K, V> {
+    fn default() -> Self {
+        Tally(Vec::new())
+    }
+}
+
+impl<K: Ord, V: Default> Tally<K, V> {
+    /// The value of `key` to update: the last pair's when it has that key (the counters of
+    /// one instruction come one after the other), else a new one.
+    fn slot(&mut self, key: K) -> &mut V {
+        if self.0.last().is_none_or(|(last, _)| *last != key) {
+            self.0.push((key, V::default()));
+        }
+        &mut self.0.last_mut().expect("just pushed").1
+    }
+
+    /// The sorted map, equal keys folded by `merge`.
+    fn finish<W>(self, mut value: impl FnMut(V) -> W, mut merge: impl FnMut(&mut W, W)) -> Map<K, W> {
+        collect_sorted(self.0.into_iter().map(|(k, v)| (k, value(v))).collect(), |a, b| merge(a, b))
+    }
+}
+
+fn sum(a: &mut u64, b: u64) {
+    *a = a.saturating_add(b);
+}
+
+impl Tally<String, u64> {
+    fn counts(self) -> Map<String, u64> {
+        self.finish(|v| v, sum)
+    }
 }
 
 /// One instruction's counters while they are read: its maps staged like [`Staged`]'s.
@@ -95,38 +130,32 @@ struct Staged {
 struct StagedOp {
     /// The plain counters (its maps stay empty until [`StagedOp::finish`]).
     op: OpcodeStats,
-    failure_kinds: BTreeMap<u32, u64>,
-    pairs: BTreeMap<String, u64>,
-    other: BTreeMap<String, u64>,
+    failure_kinds: Tally<u32, u64>,
+    pairs: Tally<String, u64>,
+    other: Tally<String, u64>,
 }
 
 impl StagedOp {
     fn finish(self) -> OpcodeStats {
-        let StagedOp {
-            op,
-            failure_kinds,
-            pairs,
-            other,
-        } = self;
         OpcodeStats {
-            failure_kinds: failure_kinds.into_iter().collect(),
-            pairs: pairs.into_iter().collect(),
-            other: other.into_iter().collect(),
-            ..op
+            failure_kinds: self.failure_kinds.finish(|v| v, sum),
+            pairs: self.pairs.counts(),
+            other: self.other.counts(),
+            ..self.op
         }
     }
 }
 
 impl Staged {
     fn finish(self) -> Stats {
-        let ops = |m: BTreeMap<String, StagedOp>| m.into_iter().map(|(k, v)| (k, v.finish())).collect();
+        let ops = |t: Tally<String, StagedOp>| t.finish(StagedOp::finish, |a, b| a.add(&b));
         Stats {
             opcodes: ops(self.opcodes),
             uops: ops(self.uops),
-            calls: self.calls.into_iter().collect(),
-            objects: self.objects.into_iter().collect(),
-            gc: self.gc.into_iter().map(|(g, m)| (g, m.into_iter().collect())).collect(),
-            other: self.other.into_iter().collect(),
+            calls: self.calls.counts(),
+            objects: self.objects.counts(),
+            gc: self.gc.finish(Tally::counts, |a, b| crate::util::map::add_counts(a, &b)),
+            other: self.other.counts(),
             ..Stats::default()
         }
     }
@@ -202,17 +231,17 @@ impl<'a> Parser<'a> {
                 Some(next) => Some(self.opcode_name(n, next)?),
                 None => None,
             };
-            let mut entry = std::mem::take(self.stats.opcodes.entry(name.clone()).or_default());
+            let mut entry = std::mem::take(self.stats.opcodes.slot(name));
             let r = self.counter(n, &mut entry, counter, pair, value);
-            self.stats.opcodes.insert(name, entry);
+            self.stats.opcodes.0.last_mut().expect("the slot just used").1 = entry;
             r
         } else if let Some(rest) = key.strip_prefix("uops[") {
             // Tier-2 micro-ops are always named (3.13+); no table lookup.
             let (op, counter) = self.split_op(n, key, rest)?;
             let pair = bracketed(counter, "pair_count[").map(str::to_string);
-            let mut entry = std::mem::take(self.stats.uops.entry(op.to_string()).or_default());
+            let mut entry = std::mem::take(self.stats.uops.slot(op.to_string()));
             let r = self.counter(n, &mut entry, counter, pair, value);
-            self.stats.uops.insert(op.to_string(), entry);
+            self.stats.uops.0.last_mut().expect("the slot just used").1 = entry;
             r
         } else {
             self.plain(key, value);
@@ -314,7 +343,7 @@ impl<'a> Parser<'a> {
     ) -> Result<(), InputError> {
         let add = |slot: &mut u64| *slot = slot.saturating_add(value);
         if let Some(next) = pair {
-            add(entry.pairs.entry(next).or_insert(0));
+            add(entry.pairs.slot(next));
             return Ok(());
         }
         let s = &mut entry.op.specialization;
@@ -333,12 +362,12 @@ impl<'a> Parser<'a> {
                     .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
                     .and_then(|k| k.parse::<u32>().ok())
                     .ok_or_else(|| self.bad(n, format!("bad failure kind in {}", excerpt(counter))))?;
-                add(entry.failure_kinds.entry(kind).or_insert(0));
+                add(entry.failure_kinds.slot(kind));
             }
             _ if counter.starts_with("pair_count") => {
                 return Err(self.bad(n, format!("expected `pair_count[X]`, found {}", excerpt(counter))));
             }
-            _ => add(entry.other.entry(counter.to_string()).or_insert(0)),
+            _ => add(entry.other.slot(counter.to_string())),
         }
         Ok(())
     }
@@ -348,13 +377,13 @@ impl<'a> Parser<'a> {
     fn plain(&mut self, key: &str, value: u64) {
         let add = |slot: &mut u64| *slot = slot.saturating_add(value);
         if let Some((generation, name)) = gc_key(key) {
-            add(self.stats.gc.entry(generation).or_default().entry(name.to_string()).or_insert(0));
+            add(self.stats.gc.slot(generation).slot(name.to_string()));
         } else if key.starts_with("Calls ") || key.starts_with("Frame") {
-            add(self.stats.calls.entry(key.to_string()).or_insert(0));
+            add(self.stats.calls.slot(key.to_string()));
         } else if key.starts_with("Object ") {
-            add(self.stats.objects.entry(key.to_string()).or_insert(0));
+            add(self.stats.objects.slot(key.to_string()));
         } else {
-            add(self.stats.other.entry(key.to_string()).or_insert(0));
+            add(self.stats.other.slot(key.to_string()));
         }
     }
 }

@@ -16,6 +16,8 @@ use std::borrow::Borrow;
 use std::ops::{Deref, DerefMut, Index};
 
 use litemap::LiteMap;
+
+use crate::util::sort::sort_by;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -118,16 +120,32 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for MapVi
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Map<K, V>, A::Error> {
-        // Collected, then sorted once (a stable sort; the last of equal keys is kept): inserting
-        // one by one costs a shift of the vector per key out of order, quadratic on a hostile
-        // file with its keys in reverse. Keys written by specdiff come sorted, which the sort
-        // notices in one pass.
+        // Collected, then sorted once: inserting one by one costs a shift of the vector per key
+        // out of order, quadratic on a hostile file with its keys in reverse. As with
+        // `insert`, the last of equal keys wins.
         let mut pairs = Vec::new();
         while let Some(pair) = access.next_entry()? {
             pairs.push(pair);
         }
-        Ok(Map(pairs.into_iter().collect::<LiteMap<K, V>>()))
+        Ok(collect_sorted(pairs, |kept, later| *kept = later))
     }
+}
+
+/// The map of `pairs` given in any order: sorted with the crate's one sort (so the wasm build
+/// carries no sort per key type), equal keys folded into the first by `merge` in input order.
+/// Linear when the keys come sorted, as specdiff writes them.
+pub(crate) fn collect_sorted<K: Ord, V>(mut pairs: Vec<(K, V)>, mut merge: impl FnMut(&mut V, V)) -> Map<K, V> {
+    if !pairs.windows(2).all(|w| w[0].0 < w[1].0) {
+        sort_by(&mut pairs, |a, b| a.0.cmp(&b.0));
+    }
+    let mut out: Vec<(K, V)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        match out.last_mut() {
+            Some((last, kept)) if *last == key => merge(kept, value),
+            _ => out.push((key, value)),
+        }
+    }
+    Map(LiteMap::from_sorted_store_unchecked(out))
 }
 
 /// Adds the counts of `from` into `into`, key by key (saturating: sums of real counters never

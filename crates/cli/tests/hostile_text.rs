@@ -191,3 +191,44 @@ fn errors_naming_hostile_files_are_one_inert_line() {
         assert!(err.contains("\\u202etxt.exe"), "{what}: {err}");
     }
 }
+
+/// The same through a real run: a CPython program (tests/programs/hostile_names.py) names its
+/// module, file and function with escape sequences, CR/LF, BEL and U+202E, and once raises an
+/// exception with them; `specdiff dump` records it all, `specdiff diff` and `dump`'s own
+/// stderr line show it inert.
+#[test]
+fn a_real_program_with_hostile_names() {
+    let Some(interp) = common::interpreter("a_real_program_with_hostile_names", "3.12") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let program = common::repo_root().join("crates/cli/tests/programs/hostile_names.py");
+    let program = program.to_str().unwrap();
+    let (base, head) = (dir.path().join("base.json"), dir.path().join("head.json"));
+    let folder = dir.path().to_str().unwrap();
+    for (out, mode) in [(&base, "mono"), (&head, "poly")] {
+        let o = common::dump_with(interp, out, &[program, mode, folder]);
+        assert!(o.status.success(), "{mode}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    let escaped = "evil\\x1b[2J\\x1b]0;pwned\\x07\\rFAKE\\nspecdiff: regression gate passed\\x07\\u202etxt.exe";
+    for (what, extra, own_sgr) in [
+        ("text --color never", &["--color", "never"][..], false),
+        ("text --color always", &["--color", "always"][..], true),
+        ("markdown", &["--format", "markdown"][..], false),
+    ] {
+        let o = diff(&base, &head, extra);
+        assert_eq!(o.status.code(), Some(0), "{what}: {}", text(&o.stderr));
+        let out = text(&o.stdout);
+        assert_inert(what, &out, own_sgr);
+        let module = if what == "markdown" { escaped.replace("\\r", " ").replace("\\n", " ") } else { escaped.into() };
+        assert!(out.contains(&format!("{module}:total\\x1b[2J")), "{what}:\n{out}");
+        assert!(out.contains("s += p.x  # \\x1b[2J\\x1b]0;pwned\\x07 FAKE"), "{what}:\n{out}");
+    }
+    // The program's own traceback is its own stderr; specdiff's line about it is inert.
+    let o = common::dump_with(interp, &dir.path().join("raised.json"), &[program, "raise"]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err.lines().find(|l| l.starts_with("specdiff: the program raised")).unwrap_or_else(|| panic!("{err}"));
+    assert_inert("dump stderr", line, false);
+    assert!(line.contains("ValueError: \\x1b[2J\\x1b]0;pwned\\x07\\rFAKE"), "{line}");
+}

@@ -238,7 +238,8 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     std::mem::forget((base, head, report));
     Ok(match gate {
         Some(g) if g.tripped => {
-            let names: Vec<&str> = g.hot.iter().take(3).map(|f| f.function.as_str()).collect();
+            // Names come from the dumps: shown inert, so a name cannot forge or hide stderr lines.
+            let names: Vec<_> = g.hot.iter().take(3).map(|f| render::inert(&f.function)).collect();
             let more = if g.hot.len() > 3 { format!(" and {} more", g.hot.len() - 3) } else { String::new() };
             eprintln!(
                 "specdiff: regression gate tripped: {} regressed: {}{more}",

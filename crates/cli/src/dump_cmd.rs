@@ -241,7 +241,8 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     }
     match (&dump.run.exception, exit_code) {
         (Some(exc), _) => eprintln!(
-            "specdiff: the program raised {exc}; dump written anyway (the specialization state is real): {summary}"
+            "specdiff: the program raised {}; dump written anyway (the specialization state is real): {summary}",
+            crate::render::inert(exc)
         ),
         (None, 0) => eprintln!("specdiff: wrote {summary}"),
         (None, code) => eprintln!(

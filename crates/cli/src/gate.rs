@@ -63,12 +63,17 @@ pub fn evaluate(report: &DiffReport, min_hotness: f64) -> GateResult {
     GateResult { tripped: !hot.is_empty(), min_hotness, unsampled, hot, cold }
 }
 
-/// Parses `--min-hotness`: a percentage, 0 or more (above 100 nothing is hot).
+/// Parses `--min-hotness`: a percentage from 0 to 100. Above 100 no function could ever be
+/// hot, a gate that silently never trips, so it is refused like any other impossible value.
 pub fn parse_min_hotness(text: &str) -> Result<f64, String> {
+    let shown = crate::render::inert(text);
     let value: f64 =
-        text.trim().trim_end_matches('%').parse().map_err(|_| format!("{text:?} is not a percentage like 1 or 0.5"))?;
-    if !value.is_finite() || value < 0.0 {
-        return Err(format!("{text:?}: the percentage must be 0 or more"));
+        text.trim().trim_end_matches('%').parse().map_err(|_| format!("'{shown}' is not a percentage like 1 or 0.5"))?;
+    if !value.is_finite() {
+        return Err(format!("'{shown}' is not a finite number; the percentage must be from 0 to 100"));
+    }
+    if !(0.0..=100.0).contains(&value) {
+        return Err(format!("'{shown}' is out of range; the percentage must be from 0 to 100"));
     }
     Ok(value)
 }
@@ -81,9 +86,20 @@ mod tests {
     fn min_hotness_parses_percentages() {
         assert_eq!(parse_min_hotness("1"), Ok(1.0));
         assert_eq!(parse_min_hotness("0.5%"), Ok(0.5));
-        assert_eq!(parse_min_hotness("1000"), Ok(1000.0));
-        assert!(parse_min_hotness("-1").is_err());
-        assert!(parse_min_hotness("NaN").is_err());
-        assert!(parse_min_hotness("lots").is_err());
+        assert_eq!(parse_min_hotness("0"), Ok(0.0));
+        assert_eq!(parse_min_hotness("100%"), Ok(100.0));
+        for (text, reason) in [
+            ("101", "out of range"),
+            ("1000", "out of range"),
+            ("-1", "out of range"),
+            ("inf", "not a finite number"),
+            ("-inf", "not a finite number"),
+            ("NaN", "not a finite number"),
+            ("lots", "not a percentage like 1 or 0.5"),
+            ("", "not a percentage like 1 or 0.5"),
+        ] {
+            let e = parse_min_hotness(text).unwrap_err();
+            assert!(e.starts_with(&format!("'{text}' ")) && e.contains(reason), "{text}: {e}");
+        }
     }
 }

@@ -97,7 +97,8 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(message) => {
-            eprintln!("specdiff: error: {message}");
+            // Errors quote file names and dump contents: shown inert, never interpreted.
+            eprintln!("specdiff: error: {}", render::inert(&message));
             std::process::exit(2);
         }
     }

@@ -133,20 +133,22 @@ fn looks_like_dump(head: &[u8]) -> bool {
 
 /// `path` for a message: as is when it is valid Unicode, else with each byte that is not
 /// shown as `\xNN` (`caf\xe9.json`), so that two different names never look alike and
-/// nothing unprintable reaches the terminal from an invalid byte.
+/// nothing unprintable reaches the terminal from an invalid byte. Control and bidi characters
+/// in a valid name are shown inert too ([`specdiff_core::report::wording::inert`]).
 pub fn display_path(path: &Path) -> String {
     display_os(path.as_os_str())
 }
 
 /// [`display_path`] of any OS string (a program argument).
 pub fn display_os(s: &OsStr) -> String {
+    use specdiff_core::report::wording::inert;
     if let Some(s) = s.to_str() {
-        return s.to_string();
+        return inert(s).into_owned();
     }
     let mut out = String::new();
     // Unix: the bytes of the name; Windows: WTF-8, whose unpaired surrogates show as bytes.
     for chunk in s.as_encoded_bytes().utf8_chunks() {
-        out.push_str(chunk.valid());
+        out.push_str(&inert(chunk.valid()));
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));
         }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use specdiff_core::format::{read_pystats, PystatsOptions, StatsFile};
 use specdiff_core::cpython::numbered_versions;
 use specdiff_core::model::{parse_minor_version, Stats};
-use specdiff_core::report::wording::{count, grouped};
+use specdiff_core::report::wording::{count, grouped, inert};
 use specdiff_core::report::{percent, summarize, StatsSummary};
 
 use crate::output::{display_path, human_size, plain_io_error, refuse_inputs, PendingOutput};
@@ -120,7 +120,7 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
         Some(v) if numbered_versions().iter().any(|&(a, b)| format!("{a}.{b}") == *v) => {
             format!("CPython {v} opcode numbers")
         }
-        Some(v) => format!("CPython {v}"),
+        Some(v) => format!("CPython {}", inert(v)),
         None => "opcode names (CPython 3.13+)".into(),
     };
     let shown: Vec<String> = inputs.iter().map(|p| display_path(p)).collect();
@@ -141,17 +141,18 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     if families.is_empty() {
         out.push_str("no specialization counters\n");
     } else {
-        let width = families.iter().map(|f| f.family.len()).max().unwrap_or(6).max(6);
+        let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
+        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(6).max(6);
         out.push_str(&format!(
             "{:<width$} {:>11} {:>9} {:>11} {:>9} {:>6} {:>8} {:>8}  top failure kinds\n",
             "family", "unquickened", "deferred", "hit", "miss", "deopt", "success", "failure"
         ));
-        for f in families {
+        for (name, f) in families {
             let kinds: Vec<String> =
-                f.failure_kinds.iter().take(3).map(|k| format!("{} {}", k.name.label, grouped(k.count))).collect();
+                f.failure_kinds.iter().take(3).map(|k| format!("{} {}", inert(&k.name.label), grouped(k.count))).collect();
             out.push_str(&format!(
                 "{:<width$} {:>11} {:>9} {:>11} {:>9} {:>6} {:>8} {:>8}  {}\n",
-                f.family,
+                name,
                 grouped(f.unquickened),
                 grouped(f.deferred),
                 grouped(f.hit),
@@ -165,13 +166,14 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     }
     let top: Vec<_> = summary.executions.iter().take(15).collect();
     if !top.is_empty() {
-        let width = top.iter().map(|e| e.opname.len()).max().unwrap_or(6);
+        let top: Vec<_> = top.into_iter().map(|e| (inert(&e.opname), e)).collect();
+        let width = top.iter().map(|(name, _)| name.len()).max().unwrap_or(6);
         out.push_str("\nmost executed instructions\n");
-        for e in top {
+        for (name, e) in top {
             let miss = if e.miss > 0 { format!("  miss {}", percent(e.miss, e.count)) } else { String::new() };
             out.push_str(&format!(
                 "  {:<width$} {:>12} {:>6}{}\n",
-                e.opname,
+                name,
                 grouped(e.count),
                 percent(e.count, summary.total_executions),
                 miss

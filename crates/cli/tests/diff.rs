@@ -307,18 +307,45 @@ fn fail_on_regression_exit_codes() {
         assert!(stderr(&o).contains("regression gate tripped"), "{v}: {}", stderr(&o));
         assert!(stdout(&o).contains("Regression gate: FAILED"), "{v}");
         assert_eq!(diff(&["--fail-on-regression", b, b]).status.code(), Some(0), "{v}");
-        // Nothing is 1000% hot; but with no samples at all every regression counts.
-        let huge = diff(&["--fail-on-regression", "--min-hotness", "1000", b, h]);
-        let want = if d.sampled { 0 } else { 1 };
-        assert_eq!(huge.status.code(), Some(want), "{v} (sampled: {}): {}", d.sampled, stdout(&huge));
-        let r = json_report(&["--fail-on-regression", "--min-hotness", "1000", b, h], want);
+        // At 100% only a function on the stack in every sample (`main`) counts, the others are
+        // cold; with no samples at all every regression counts.
+        let strict = diff(&["--fail-on-regression", "--min-hotness", "100", "--format", "json", b, h]);
+        let r: Value = serde_json::from_slice(&strict.stdout).unwrap();
+        let (hot, cold) = (r["gate"]["hot"].as_array().unwrap(), r["gate"]["cold"].as_array().unwrap());
+        let want = if hot.is_empty() { 0 } else { 1 };
+        assert_eq!(strict.status.code(), Some(want), "{v} (sampled: {}): {:#}", d.sampled, r["gate"]);
         assert_eq!(r["gate"]["unsampled"], !d.sampled, "{v}");
         if d.sampled {
-            assert!(!r["gate"]["cold"].as_array().unwrap().is_empty(), "{v}: {:#}", r["gate"]);
+            assert!(!cold.is_empty(), "{v}: {:#}", r["gate"]);
+            assert!(hot.iter().all(|f| f["hotness"].as_f64() == Some(100.0)), "{v}: {:#}", r["gate"]);
+        } else {
+            assert!(!hot.is_empty() && cold.is_empty(), "{v}: {:#}", r["gate"]);
         }
     }
     let o = diff(&["--min-hotness", "-3", "a", "b"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn min_hotness_is_a_percentage_from_0_to_100() {
+    let d = &demos()[0];
+    let (b, h) = (p(&d.base), p(&d.head));
+    for ok in ["0", "100", "2.5%"] {
+        assert_ne!(diff(&["--fail-on-regression", "--min-hotness", ok, b, h]).status.code(), Some(2), "{ok}");
+    }
+    for (bad, reason) in [
+        ("101", "out of range; the percentage must be from 0 to 100"),
+        ("-1", "out of range; the percentage must be from 0 to 100"),
+        ("inf", "not a finite number; the percentage must be from 0 to 100"),
+        ("nan", "not a finite number; the percentage must be from 0 to 100"),
+        ("abc", "not a percentage like 1 or 0.5"),
+    ] {
+        let o = diff(&["--fail-on-regression", &format!("--min-hotness={bad}"), b, h]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("'{bad}' is {reason}")), "{bad}: {err}");
+        assert!(err.contains("--min-hotness"), "{bad}: {err}");
+    }
 }
 
 #[test]

@@ -295,6 +295,24 @@ mod tests {
     }
 
     #[test]
+    fn hostile_names_and_source_are_shown_inert() {
+        let evil = "f\u{202e}gol.py\x1b[2J";
+        let shown = "f\\u202egol.py\\x1b[2J";
+        let mut s = session();
+        let v = collect(&mut s, Request::Load { side: None }, vec![
+            InputFile::new("base.json", dump_json(&[evil], true, "2026-01-01T00:00:00Z")),
+            InputFile::new("head.json", dump_json(&[evil], false, "2026-01-02T00:00:00Z")),
+        ]);
+        let sum = summary_of(&v);
+        let key = format!("__main__:{evil}");
+        let row = sum.rows.iter().find(|r| r.key == key).unwrap();
+        assert_eq!(row.qualname, shown);
+        assert_eq!(sum.overview.top[0].title, shown);
+        let d = s.function(&key).unwrap();
+        assert_eq!(d.title, shown);
+    }
+
+    #[test]
     fn bad_file_keeps_the_other_side() {
         let mut s = session();
         collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![InputFile::new("a.json", dump_json(&["f"], true, "2026-01-01T00:00:00Z"))]);

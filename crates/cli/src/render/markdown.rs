@@ -14,7 +14,7 @@ use std::fmt::Write;
 use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::ChangeKind;
 
-use super::md_escape::{code, html, prose, text};
+use super::md_escape::{code, html, one_line, prose, text};
 use super::*;
 
 /// GitHub's limit on a comment, in characters; the output stays below it.
@@ -222,7 +222,7 @@ fn details(input: &RenderInput, f: &FunctionDiff) -> String {
             let fence = fence(&block);
             let _ = writeln!(out, "  {fence}diff");
             for line in &block {
-                let _ = writeln!(out, "  {}", line.replace(['\n', '\r'], " "));
+                let _ = writeln!(out, "  {}", one_line(line));
             }
             let _ = writeln!(out, "  {fence}");
         }

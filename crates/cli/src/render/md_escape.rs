@@ -10,14 +10,20 @@
 //!   only HTML entities work.
 //!
 //! Line breaks in user data become spaces in all three, so a value can never end a table row
-//! or start a new block.
+//! or start a new block; every other control character, escape and bidirectional control is
+//! shown as a visible escape (`\x1b`, `\u202e`: [`inert`]), so a comment read in a terminal
+//! (`gh pr view`) or a browser shows what the program named, not what it wanted shown.
 
-/// One line: CR and LF become spaces.
-fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+use std::borrow::Cow;
+
+use super::inert;
+
+/// One inert line: CR and LF become spaces, other controls visible escapes.
+pub fn one_line(s: &str) -> Cow<'_, str> {
     if s.contains(['\n', '\r']) {
-        s.replace(['\n', '\r'], " ").into()
+        Cow::Owned(inert(&s.replace(['\n', '\r'], " ")).into_owned())
     } else {
-        s.into()
+        inert(s)
     }
 }
 
@@ -119,6 +125,14 @@ mod tests {
         assert_eq!(code("  indented", false), "`   indented `");
         assert_eq!(code("two\nlines", false), "`two lines`");
         assert_eq!(code("", false), "");
+    }
+
+    #[test]
+    fn controls_and_bidi_are_shown_not_sent() {
+        assert_eq!(code("a\x1b[2Jb\u{7}", false), "`a\\x1b[2Jb\\x07`");
+        assert_eq!(text("evil\u{202e}gol.py"), "evil\\\\u202egol.py");
+        assert_eq!(html("\x1b]0;title\x07\r\n"), "\\x1b]0;title\\x07  ");
+        assert_eq!(prose("`\u{2066}x` y\x1b", false), "`\\u2066x` y\\\\x1b");
     }
 
     #[test]

@@ -15,9 +15,11 @@ use specdiff_core::Dump;
 
 use crate::gate::GateResult;
 
-// The words and numbers every output shares live once, in the core.
+// The words and numbers every output shares live once, in the core, and so does `inert`, the
+// one escaping of untrusted text (names, paths, source lines) for every output.
 pub use specdiff_core::report::wording::{
-    count, function_counts, grouped, lines, opnames as ops, other_changes, percent as pct, regression_kinds, Headline,
+    count, function_counts, grouped, inert, lines, opnames as ops, other_changes, percent as pct, regression_kinds,
+    Headline,
 };
 
 /// Everything a renderer may show.

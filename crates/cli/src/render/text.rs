@@ -2,6 +2,10 @@
 //! warnings, then every changed function, worst first, with each changed site's opnames,
 //! source lines and explanation; then functions present on one side only, the pystats diff
 //! and the regression gate's verdict. Colour is ANSI, on only when the caller says so.
+//!
+//! Every value that comes from a dump or a pystats file (names, paths, source lines, opnames,
+//! explanations and warnings that quote them) is passed through [`inert`], so the only escape
+//! sequences in the output are this module's own colours and the only line breaks its own.
 
 use std::fmt::Write;
 
@@ -67,18 +71,18 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     let _ = writeln!(out, "{} {}", p.bold("specdiff diff:"), p.bold(&head.sentence()));
     for (name, run) in [("base", &r.base), ("head", &r.head)] {
         let samples =
-            if run.samples > 0 { count(run.samples, "sample", "samples") } else { format!("sampler {}", run.sampler) };
+            if run.samples > 0 { count(run.samples, "sample", "samples") } else { format!("sampler {}", inert(&run.sampler)) };
         let _ = writeln!(
             out,
             "  {name}  {}  {}",
-            run.label,
+            inert(&run.label),
             p.dim(&format!("({} code objects, {samples})", grouped(run.code_objects as u64)))
         );
     }
     if !r.warnings.is_empty() {
         out.push('\n');
         for w in &r.warnings {
-            let _ = writeln!(out, "{} {}", p.yellow("warning:"), w.message);
+            let _ = writeln!(out, "{} {}", p.yellow("warning:"), inert(&w.message));
         }
     }
     summary(&mut out, input, p);
@@ -98,13 +102,13 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     if let Some(s) = input.stats {
         stats(&mut out, s, p);
     } else if let Some(note) = input.stats_note {
-        let _ = writeln!(out, "\n{} {note}", p.dim("pystats:"));
+        let _ = writeln!(out, "\n{} {}", p.dim("pystats:"), inert(note));
     }
     if let Some(g) = input.gate {
         gate(&mut out, g, p);
     }
     if let Some(link) = input.link {
-        let _ = writeln!(out, "\nopen in the viewer: {link}");
+        let _ = writeln!(out, "\nopen in the viewer: {}", inert(link));
     }
     out
 }
@@ -134,24 +138,25 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     );
     let families: Vec<_> = changed_families(r).collect();
     if !families.is_empty() {
-        let width = families.iter().map(|f| f.family.len()).max().unwrap_or(0);
+        let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
+        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
         let _ = writeln!(out, "  families (specialized sites, base → head)");
-        for f in families {
+        for (name, f) in families {
             let arrow = format!("{} → {}", share(&f.base), share(&f.head));
             let arrow = if f.head.share < f.base.share { p.red(&arrow) } else { p.green(&arrow) };
-            let _ = writeln!(out, "    {:<width$}  {arrow}", f.family);
+            let _ = writeln!(out, "    {name:<width$}  {arrow}");
         }
     }
 }
 
 fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
-    let mut facts = vec![format!("{}:{}", f.file, f.head_first_line)];
+    let mut facts = vec![format!("{}:{}", inert(&f.file), f.head_first_line)];
     if let Some(h) = hotness(input, f) {
         facts.push(format!("hot {h}"));
     }
     facts.push(function_counts(f));
     facts.push(format!("specialized {} → {}", pct(f.specialized_before.share), pct(f.specialized_after.share)));
-    let name = function_name(&f.module, &f.qualname);
+    let name = inert(&function_name(&f.module, &f.qualname)).into_owned();
     let name = if f.regressions > 0 { p.red(&name) } else { name };
     let _ = writeln!(out, "\n{}  {}", p.bold(&name), p.dim(&facts.join(" · ")));
     for c in &f.changes {
@@ -160,13 +165,21 @@ fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
 }
 
 fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p: Paint) {
-    let operand = c.operand.as_deref().map(|o| format!("  `{o}`")).unwrap_or_default();
-    let _ = writeln!(out, "  {} {:<14} {}{}  {}", p.kind(c.kind), c.family, ops(c), operand, p.dim(&lines(c)));
+    let operand = c.operand.as_deref().map(|o| format!("  `{}`", inert(o))).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "  {} {:<14} {}{}  {}",
+        p.kind(c.kind),
+        inert(&c.family),
+        inert(&ops(c)),
+        operand,
+        p.dim(&lines(c))
+    );
     if c.kind == ChangeKind::Unchanged {
         return;
     }
     let src = change_source(input, f, c);
-    let show = |l: u32, t: &str| format!("{l:>5} │ {}", clip(t.trim(), SOURCE_WIDTH));
+    let show = |l: u32, t: &str| format!("{l:>5} │ {}", inert(&clip(t.trim(), SOURCE_WIDTH)));
     match (&src.base, &src.head) {
         (Some((bl, bt)), Some((hl, ht))) if !src.same_text() => {
             let _ = writeln!(out, "           {}", p.red(&format!("-{}", show(*bl, bt))));
@@ -178,7 +191,7 @@ fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p
         (None, None) => {}
     }
     if let Some(e) = &c.explanation {
-        let _ = writeln!(out, "            {} {e}", p.dim("why:"));
+        let _ = writeln!(out, "            {} {}", p.dim("why:"), inert(e));
     }
 }
 
@@ -192,8 +205,8 @@ fn one_side(out: &mut String, title: &str, list: &[FunctionRef], all: bool, p: P
         let _ = writeln!(
             out,
             "  {}  {}",
-            function_name(&f.module, &f.qualname),
-            p.dim(&format!("{}:{} · specialized {}", f.file, f.first_line, share(&f.specialized)))
+            inert(&function_name(&f.module, &f.qualname)),
+            p.dim(&format!("{}:{} · specialized {}", inert(&f.file), f.first_line, share(&f.specialized)))
         );
     }
     if shown < list.len() {
@@ -223,7 +236,7 @@ fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
         let _ = writeln!(
             out,
             "  {:<22} hit {}  miss {}  deferred {}  deopt {}  failure {}",
-            f.family,
+            inert(&f.family),
             delta(&f.hit, false, p),
             delta(&f.miss, true, p),
             delta(&f.deferred, true, p),
@@ -235,7 +248,7 @@ fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
             .iter()
             .filter(|k| k.count.base != k.count.head)
             .take(3)
-            .map(|k| format!("{} {}", k.name.label, delta(&k.count, true, p)))
+            .map(|k| format!("{} {}", inert(&k.name.label), delta(&k.count, true, p)))
             .collect();
         if !kinds.is_empty() {
             let _ = writeln!(out, "  {:<22} failures: {}", "", kinds.join(", "));
@@ -260,7 +273,7 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
         let _ = writeln!(
             out,
             "  {}  {}",
-            f.function,
+            inert(&f.function),
             p.dim(&format!("{h}{}", count(f.regressions as u64, "regression", "regressions")))
         );
     }

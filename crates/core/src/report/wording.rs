@@ -7,8 +7,12 @@
 //! [`count`] for "1 site" / "3 sites". Report words: [`ChangeKind::label`] and
 //! [`ChangeKind::describe`], [`opnames`] and [`lines`] of a change, [`change_sentence`],
 //! [`function_counts`], [`Headline`], [`other_changes`], and [`counter_words`] for a decoded
-//! adaptive counter. The pystats ratio in summarize_stats.py's own format is
+//! adaptive counter. Untrusted text (names, paths, source lines a program put in its dump) goes
+//! through [`inert`] before any output shows it. The pystats ratio in summarize_stats.py's own format is
 //! [`crate::report::percent`], kept beside the statistics it reproduces.
+
+use std::borrow::Cow;
+use std::fmt::Write;
 
 use crate::cpython::counters::{Counter, CounterState};
 use crate::engine::classify::{Change, ChangeKind};
@@ -235,6 +239,57 @@ pub fn other_changes(report: &DiffReport) -> String {
     }
 }
 
+/// True for a character a terminal, an editor or a browser would act on instead of showing:
+/// the C0 controls (ESC starts escape sequences, OSC 8 links and window titles; BEL ends them;
+/// CR, LF and TAB move the cursor), DEL, the C1 controls (U+0085 is a newline, U+009B a CSI),
+/// the bidirectional controls (U+202E reverses the text after it, so `gol.` can read as
+/// `.log`), the line and paragraph separators, and the invisible characters that hide text
+/// or split a name that looks whole (zero-width space, word joiner, BOM, interlinear
+/// annotations). Ordinary Unicode, joiners inside emoji and soft hyphens included, is left
+/// alone: non-ASCII names and source are legitimate.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200B}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
+}
+
+/// `text` made inert for a terminal (or any output): every [`is_unsafe_char`] is written as a
+/// visible escape in Python's `repr` style (`\n`, `\r`, `\t`, `\x1b`, `\x9b`, `\u202e`),
+/// so it is shown, never interpreted, and the result is always one line. Borrowed when there
+/// is nothing to escape, which is almost always. A backslash already in the text is kept as it
+/// is (Windows paths stay readable), so the escapes are for the eye, not a reversible encoding.
+pub fn inert(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_unsafe_char(c) && (c as u32) < 0x100 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if is_unsafe_char(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Plain words for a decoded adaptive counter: `(short text, longer explanation)`.
 pub fn counter_words(c: &Counter) -> (String, String) {
     let raw = format!("counter {}·{} (value·backoff)", c.value, c.backoff);
@@ -321,5 +376,20 @@ mod tests {
         let (short, long) = counter_words(&c(30, 5, CounterState::BackedOff { failures: 2 }));
         assert_eq!(short, "2 fail");
         assert!(long.starts_with("2 failed attempts to specialize: backing off, next try in 30 executions"), "{long}");
+    }
+
+    #[test]
+    fn inert_shows_controls_and_bidi() {
+        assert!(matches!(inert("pkg.mod:Klass.<locals>.f · é λ 👩‍💻"), Cow::Borrowed(_)));
+        assert_eq!(inert("a\x1b[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(inert("\x1b]8;;http://x\x07link\x1b]8;;\x07"), "\\x1b]8;;http://x\\x07link\\x1b]8;;\\x07");
+        assert_eq!(inert("one\ntwo\rthree\tfour"), "one\\ntwo\\rthree\\tfour");
+        assert_eq!(inert("\u{7f}\u{85}\u{9b}"), "\\x7f\\x85\\x9b");
+        assert_eq!(inert("evil\u{202e}gol.py"), "evil\\u202egol.py");
+        assert_eq!(inert("\u{2066}\u{200b}\u{feff}\u{2028}"), "\\u2066\\u200b\\ufeff\\u2028");
+        assert_eq!(inert("C:\\x1b"), "C:\\x1b");
+        for c in (0..0x20).chain(0x7f..0xa0).filter_map(char::from_u32) {
+            assert!(!inert(&c.to_string()).chars().any(is_unsafe_char), "{c:?}");
+        }
     }
 }

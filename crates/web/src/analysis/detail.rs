@@ -2,7 +2,7 @@
 //! source lines between them, counters in plain words, and long unchanged stretches folded.
 
 use specdiff_core::model::Dump;
-use specdiff_core::report::wording::counter_words;
+use specdiff_core::report::wording::{counter_words, inert};
 use specdiff_core::report::{FunctionRows, InstrView, Row};
 use specdiff_core::report::KindCounts;
 
@@ -18,7 +18,7 @@ fn ins_view(v: &InstrView, site: bool) -> Ins {
         }
         None => (None, None),
     };
-    let arg = if v.argrepr.is_empty() { v.arg.map(|a| a.to_string()).unwrap_or_default() } else { v.argrepr.clone() };
+    let arg = if v.argrepr.is_empty() { v.arg.map(|a| a.to_string()).unwrap_or_default() } else { inert(&v.argrepr).into_owned() };
     Ins {
         offset: v.offset,
         op: v.opname.clone(),
@@ -63,7 +63,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
                     if let Some(text) = source.get(&n) {
                         out.push(DetailRow::Source {
                             line: n,
-                            text: text.clone(),
+                            text: inert(text).into_owned(),
                             samples: [samples(bd, rows.base_code, n), samples(hd, rows.head_code, n)],
                         });
                         interesting.push(false);
@@ -79,7 +79,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
     let loc = |d: &Dump, code: Option<u32>| {
         code.map(|c| {
             let c = &d.code[c as usize];
-            format!("{}:{}", d.files[c.file as usize].path, c.first_line)
+            format!("{}:{}", inert(&d.files[c.file as usize].path), c.first_line)
         })
     };
     let kind = rows
@@ -115,7 +115,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
     let locations = if single { [loc(bd, rows.base_code), None] } else { [loc(bd, rows.base_code), loc(hd, rows.head_code)] };
     FunctionDetail {
         key: key.to_string(),
-        title: rows.qualname.clone(),
+        title: inert(&rows.qualname).into_owned(),
         locations,
         kind,
         mode,

@@ -5,7 +5,7 @@
 use specdiff_core::model::Dump;
 use specdiff_core::engine::identity;
 use specdiff_core::cpython::Side as CoreSide;
-use specdiff_core::report::wording::change_sentence;
+use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{Hotness, ShareTally};
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
@@ -25,17 +25,18 @@ struct RowFacts {
 /// `file:first_line` of a code object, the file by its last path component.
 fn location(dump: &Dump, code: u32) -> String {
     let c = &dump.code[code as usize];
-    format!("{}:{}", short_path(&dump.files[c.file as usize].path), c.first_line)
+    format!("{}:{}", inert(short_path(&dump.files[c.file as usize].path)), c.first_line)
 }
 
 /// The row of code object `code` of `dump` (head's for a matched pair).
 fn function_row(dump: &Dump, code: u32, key: String, facts: RowFacts) -> FunctionRow {
     let c = &dump.code[code as usize];
     let (module, qualname) = identity(dump, c);
+    // Shown as text; bidi controls in a name would reorder what the page shows around them.
     FunctionRow {
         key,
-        qualname,
-        module,
+        qualname: inert(&qualname).into_owned(),
+        module: inert(&module).into_owned(),
         location: location(dump, code),
         kind: c.kind.as_str().to_string(),
         hot: facts.hot,
@@ -244,7 +245,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
             TopItem {
                 key,
                 offset: first.and_then(|c| c.head_offset.or(c.base_offset)),
-                title: f.qualname.clone(),
+                title: inert(&f.qualname).into_owned(),
                 location: location(hd, f.head_code),
                 class: first.map_or(Class::Lost, |c| c.kind),
                 detail: format!(

@@ -205,10 +205,10 @@ pub(super) fn side_info(file: &str, dump: Option<&Dump>, stats_files: &[String])
     let mut info = SideInfo { file: file.to_string(), stats_files: stats_files.to_vec(), ..Default::default() };
     if let Some(d) = dump {
         info.python = format!("CPython {}", d.python.version);
-        info.command = d.run.argv.join(" ");
-        if info.command.is_empty() {
-            info.command = d.run.target.value.clone();
-        }
+        let command = d.run.argv.join(" ");
+        let command = if command.is_empty() { &d.run.target.value } else { &command };
+        // The program wrote its argv: bidi controls in it would reorder the page around it.
+        info.command = specdiff_core::report::wording::inert(command).into_owned();
         info.date = date(&d.run.started);
         info.code_objects = d.code.len();
         info.has_dump = true;

@@ -36,9 +36,13 @@ impl PendingOutput {
             return Err(format!("cannot write {}: it is a directory", display_path(dest)));
         }
         sweep_stale(&dir, PART_PREFIX, PART_SUFFIX);
-        let tmp = tempfile::Builder::new()
-            .prefix(&own_prefix(PART_PREFIX))
-            .suffix(PART_SUFFIX)
+        let prefix = own_prefix(PART_PREFIX);
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(PART_SUFFIX);
+        if let Some(permissions) = crate::platform::new_file_permissions() {
+            builder.permissions(permissions);
+        }
+        let tmp = builder
             .tempfile_in(&dir)
             .map_err(|e| format!("cannot write {}: {}", display_path(dest), plain_io_error(&e)))?;
         let _litter = Litter::new(tmp.path());

@@ -111,6 +111,13 @@ pub fn process_alive(pid: u32) -> bool {
     imp::process_alive(pid)
 }
 
+/// The permissions a new output file gets: Unix `rw-rw-rw-` less the umask, as the shell's
+/// `>` gives (a temporary file alone would be `rw-------`, unreadable to a CI artifact
+/// upload running as another user); `None` where files have no such mode (Windows).
+pub fn new_file_permissions() -> Option<std::fs::Permissions> {
+    imp::new_file_permissions()
+}
+
 /// The folder a CPython pystats build writes its raw stats files to (fixed in CPython's
 /// `Python/specialize.c`, per platform).
 pub fn pystats_dir() -> &'static Path {

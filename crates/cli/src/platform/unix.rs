@@ -143,3 +143,9 @@ pub fn process_alive(pid: u32) -> bool {
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
+
+pub fn new_file_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    // The mode asked at open(2); the kernel takes the umask off it.
+    Some(std::fs::Permissions::from_mode(0o666))
+}

@@ -51,3 +51,7 @@ pub fn kill_group(_pid: u32, _grouping: Grouping) {}
 pub fn process_alive(_pid: u32) -> bool {
     true
 }
+
+pub fn new_file_permissions() -> Option<std::fs::Permissions> {
+    None
+}

@@ -1228,8 +1228,8 @@ def exit_status_of(exc):
     code = exc.code
     if code is None:
         return 0
-    if isinstance(code, int):
-        return code
+    if isinstance(code, int):   # bool too: unittest ends with sys.exit(not ok)
+        return int(code)
     try:
         print(code, file=sys.stderr)
     except Exception:

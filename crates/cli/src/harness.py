@@ -1335,6 +1335,33 @@ def pystats_files(d):
         return set()
 
 
+def install_paths():
+    """Where this interpreter keeps the standard library and installed packages, so that
+    reports can show `<stdlib>/json/decoder.py` and `<site-packages>/pkg/mod.py` instead of
+    one machine's absolute paths."""
+    import site
+    import sysconfig
+    paths = sysconfig.get_paths()
+    stdlib = [paths.get("stdlib"), paths.get("platstdlib")]
+    packages = [paths.get("purelib"), paths.get("platlib")]
+    try:
+        packages += list(site.getsitepackages())
+    except AttributeError:   # old virtualenv's site.py
+        pass
+    try:
+        packages.append(site.getusersitepackages())
+    except AttributeError:
+        pass
+
+    def unique(dirs):
+        out = []
+        for d in dirs:
+            if d and os.path.abspath(d) not in out:
+                out.append(os.path.abspath(d))
+        return out
+    return {"stdlib": unique(stdlib), "site_packages": unique(packages)}
+
+
 def main(argv):
     impl = sys.implementation.name
     if impl != "cpython" or sys.version_info < (3, 11):
@@ -1573,7 +1600,8 @@ def make_dump(opts, run, sampler, main_code, timer):
               "implementation": sys.implementation.name, "executable": sys.executable or "",
               "platform": sysconfig.get_platform(),
               "pystats_build": hasattr(sys, "_stats_clear")
-              or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or "")}
+              or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or ""),
+              "paths": install_paths()}
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
             "pystats": None}, raw_code

@@ -133,7 +133,7 @@ pub(crate) fn program_code(dump: &Dump) -> Vec<bool> {
 
 /// `path` (relative to `cwd` unless absolute) as normalized components: `.` and empty
 /// components dropped, `..` applied. `/` and `\` both separate components.
-fn absolute_path<'p>(cwd: &'p str, path: &'p str) -> Vec<&'p str> {
+pub(crate) fn absolute_path<'p>(cwd: &'p str, path: &'p str) -> Vec<&'p str> {
     let absolute = path.starts_with(['/', '\\']) || path.as_bytes().get(1) == Some(&b':');
     let mut out: Vec<&str> = vec![];
     let joined = if absolute { None } else { Some(cwd) };

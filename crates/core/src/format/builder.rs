@@ -58,6 +58,7 @@ impl DumpBuilder {
                 executable: "python3".into(),
                 platform: "linux-x86_64".into(),
                 pystats_build: false,
+                paths: Default::default(),
             },
             run: RunInfo {
                 argv: vec!["prog.py".into()],

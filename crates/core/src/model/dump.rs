@@ -54,6 +54,28 @@ pub struct PythonInfo {
     pub platform: String,
     /// Configured with `--enable-pystats`.
     pub pystats_build: bool,
+    /// Where the interpreter keeps the standard library and installed packages (absent in
+    /// dumps of specdiff 0.1, which reports then recognize by their folder names).
+    #[serde(default, skip_serializing_if = "InstallPaths::is_empty")]
+    pub paths: InstallPaths,
+}
+
+/// The folders of an interpreter's installation, as absolute paths.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InstallPaths {
+    /// `sysconfig`'s `stdlib` and `platstdlib`.
+    #[serde(default)]
+    pub stdlib: Vec<String>,
+    /// `sysconfig`'s `purelib` and `platlib`, `site.getsitepackages()` and the user site.
+    #[serde(default)]
+    pub site_packages: Vec<String>,
+}
+
+impl InstallPaths {
+    /// True when the dump recorded no folders.
+    pub fn is_empty(&self) -> bool {
+        self.stdlib.is_empty() && self.site_packages.is_empty()
+    }
 }
 
 impl PythonInfo {
@@ -356,7 +378,17 @@ impl Dump {
 
     /// A short label for the run: `"CPython 3.12.1 · script.py args"`.
     pub fn label(&self) -> String {
-        let cmd = self.run.argv.join(" ");
-        format!("CPython {} · {}", self.python.version, cmd)
+        format!("CPython {} · {}", self.python.version, self.command())
+    }
+
+    /// The command as the user typed it after `specdiff dump`: `bench.py --n 3`,
+    /// `-m pytest -q` (not the `sys.argv[0]` that `-m` sets: the module's absolute path).
+    pub fn command(&self) -> String {
+        let args = self.run.argv.iter().skip(1).map(String::as_str);
+        let words: Vec<&str> = match self.run.target.kind.as_str() {
+            "module" => ["-m", self.run.target.value.as_str()].into_iter().chain(args).collect(),
+            _ => self.run.argv.iter().map(String::as_str).collect(),
+        };
+        words.join(" ")
     }
 }

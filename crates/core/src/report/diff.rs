@@ -12,6 +12,7 @@ use crate::engine::classify::{build_change, classify, Change, ChangeKind, Classi
 use crate::model::dump::Dump;
 use crate::report::explain::{explain, ExplainContext, Facts};
 use crate::report::identical::FastPath;
+use crate::report::paths::PathDisplay;
 use crate::engine::matching::{identity, match_code, program_code, CodePair, Matching};
 use crate::cpython::normalize::{Normalizer, Side, Site};
 use crate::report::types::*;
@@ -377,7 +378,7 @@ impl<'a> DiffSession<'a> {
             kind: hc.kind,
             base_code: b,
             head_code: h,
-            file: self.head.files[hc.file as usize].path.clone(),
+            file: PathDisplay::of(self.head).show(&self.head.files[hc.file as usize].path),
             base_first_line: bc.first_line,
             head_first_line: hc.first_line,
             counts: c.counts,

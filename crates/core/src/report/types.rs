@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::dump::Dump;
 use crate::util::map::Map;
 use crate::engine::matching::identity;
+use crate::report::paths::PathDisplay;
 
 pub use crate::engine::align::RowKind;
 pub use crate::engine::classify::{Change, ChangeKind, ChurnInfo};
@@ -274,9 +275,15 @@ pub(crate) fn run_warnings(base: &Dump, head: &Dump) -> Vec<Warning> {
         if d.run.sampler.samples == 0 {
             w.push(warning("unsampled", format!("the {name} run has no samples (sampler {}): hotness is 0 and functions rank by regressions", d.run.sampler.mode)));
         }
-        if d.run.exit_status != 0 || d.run.exception.is_some() {
-            let why = d.run.exception.clone().unwrap_or_else(|| format!("exit status {}", d.run.exit_status));
-            w.push(warning("run_failed", format!("the {name} run did not finish normally ({why}): sites after the failure may not have run")));
+        // Only an uncaught exception proves that code was skipped; a status alone (a test
+        // run with one failing test exits 1) proves nothing about what ran.
+        if let Some(exception) = &d.run.exception {
+            w.push(warning("run_failed", format!("the {name} run stopped at an uncaught exception ({exception}): code after it did not run")));
+        } else if d.run.exit_status != 0 {
+            w.push(warning(
+                "run_failed",
+                format!("the {name} run exited with status {}: compare it only with a run that did the same work", d.run.exit_status),
+            ));
         }
     }
     w
@@ -302,7 +309,7 @@ pub(crate) fn function_ref(d: &Dump, i: u32, share: Share) -> FunctionRef {
         module,
         kind: c.kind,
         code: i,
-        file: d.files[c.file as usize].path.clone(),
+        file: PathDisplay::of(d).show(&d.files[c.file as usize].path),
         first_line: c.first_line,
         specialized: share,
         samples: c.samples.1,

@@ -79,7 +79,8 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
     let loc = |d: &Dump, code: Option<u32>| {
         code.map(|c| {
             let c = &d.code[c as usize];
-            format!("{}:{}", inert(&d.files[c.file as usize].path), c.first_line)
+            let path = specdiff_core::report::paths::PathDisplay::of(d).show(&d.files[c.file as usize].path);
+            format!("{}:{}", inert(&path), c.first_line)
         })
     };
     let kind = rows

@@ -118,7 +118,9 @@ fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
 /// Lost at a site head did not run (enough): a change of the workload, not of the code.
 pub(crate) fn not_run(f: &Facts) -> Option<String> {
     let h = f.head?.counter()?;
-    if f.change.kind != ChangeKind::Lost {
+    // `lost` only on a rewritten row; a site head did not run is `minor` (classify.rs rule 3).
+    let lost_unrun = f.change.kind == ChangeKind::Minor && f.base.is_some_and(|b| b.specialized());
+    if f.change.kind != ChangeKind::Lost && !lost_unrun {
         return None;
     }
     match h.state {

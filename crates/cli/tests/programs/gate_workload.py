@@ -1,12 +1,15 @@
 """specdiff gate workload: one realistic, stdlib-heavy program whose code does not change
 between runs, for the regression gate's tests (crates/cli/tests/gate.rs).
 
-Run as `python gate_workload.py [ROUNDS] [--mixed-shapes]`; prints one summary line.
+Run as `python gate_workload.py [ROUNDS] [--mixed-shapes] [--one-miss]`; prints one summary
+line.
 It parses and re-serializes JSON, tokenizes text with `re`, counts with `collections`, sorts
 dataclass records, hashes with integer arithmetic (`%`, `>>`, `&`, `^`), schedules with
 `heapq` and formats dates with `datetime`: work whose specialization is stable. With
 `--mixed-shapes`, `Inventory.weigh` is handed items of six unrelated classes instead of one,
 so its attribute loads and calls see many receiver types: a real regression of the same code.
+With `--one-miss`, the hot `Inventory.weigh` is called once more at the end on one item of
+another class: one more miss at each of its specialized sites, which is not a regression.
 """
 import collections
 import dataclasses
@@ -128,6 +131,8 @@ def main(argv):
         if r % 10 == 0:
             records = sorted(roundtrip(records))
             acc ^= sum(schedule(records)) & 0xFF
+    if "--one-miss" in argv:
+        Inventory([OTHER_KINDS[0](1.0, 1)]).weigh()
     groups = {k: len(list(g)) for k, g in itertools.groupby(sorted(r.name[:2] for r in records))}
     print("acc=%d weight=%.1f groups=%d dates=%d mean=%.2f" % (
         acc, weights[-1], len(groups), len(dates(200)), statistics.mean(weights)))

@@ -264,6 +264,7 @@ pub fn other_changes(report: &DiffReport) -> String {
     let parts: Vec<String> = [
         (ChangeKind::Churning, c.churning),
         (ChangeKind::Changed, c.changed),
+        (ChangeKind::Minor, c.minor),
         (ChangeKind::Added, c.added),
         (ChangeKind::Removed, c.removed),
     ]

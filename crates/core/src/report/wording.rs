@@ -157,8 +157,8 @@ pub fn evidence(c: &Change) -> Option<String> {
             count(mh as u64, "miss", "misses")
         ),
         (_, CounterState::BackedOff { failures }) => format!(
-            "generic for at least {} ({}; base {})",
-            count(h.executions_proven(), "execution", "executions"),
+            "generic for at least {} executions ({}; base {})",
+            grouped(h.executions_proven()),
             count(failures as u64, "failed attempt", "failed attempts"),
             b.failures()
         ),

@@ -177,3 +177,25 @@ fn import_time_code_counts_only_with_the_flag() {
     assert!(hot2.iter().any(|n| is_import(n)), "{hot2:?}");
     assert_eq!(code2, 1);
 }
+
+/// Module names come from the file, not a default: on 3.13 `collections/abc.py` replaces
+/// itself in `sys.modules` with `_collections_abc`, and its module body was credited to
+/// `__main__`. No code from a file outside the program may be `__main__`'s.
+#[test]
+fn library_files_are_never_credited_to_main() {
+    for py in versions("library_files_are_never_credited_to_main") {
+        let d = read(&dump(py, "modules", &[]));
+        for c in &d.code {
+            let path = &d.files[c.file as usize].path;
+            if path.starts_with('<') || path.ends_with("gate_workload.py") {
+                continue;
+            }
+            assert_ne!(d.str(c.module), "__main__", "{}: {} in {path}", py.label, d.str(c.qualname));
+        }
+        if py.minor == "3.13" {
+            let abc = d.code.iter().find(|c| d.files[c.file as usize].path.ends_with("collections/abc.py"));
+            let abc = abc.unwrap_or_else(|| panic!("3.13 runs collections/abc.py when json/dataclasses import it"));
+            assert_eq!(d.str(abc.module), "collections.abc");
+        }
+    }
+}

@@ -16,7 +16,7 @@
 //! 5. base not specialized, head specialized → `gained`;
 //! 6. both specialized, different specializations → `changed`;
 //! 7. same specialization, head's counter shows at least `min_misses` (8) more misses than
-//!    base's → `missing`; fewer (but more) → `minor`;
+//!    a base that held (fewer than `min_misses`) → `missing`; other increases → `minor`;
 //! 8. both generic: `unchanged` when either side is a 3.11 instruction that gave up (no
 //!    specialization exists for it there); `minor` when head proves more failed attempts but
 //!    the evidence is not comparable (different counter models, or base never ran the site)
@@ -352,10 +352,14 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
         };
         // Both models count misses since the last specialization from 52/53 down: comparable.
+        // A base already at `min_misses` was failing too: its counter and head's stop at two
+        // arbitrary points of a cycle (3.12+ re-specializes every 53 misses), so their
+        // difference says nothing.
         let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
+        let min = opts.min_misses.max(1);
         if !same {
             ChangeKind::Changed
-        } else if mh >= mb.saturating_add(opts.min_misses.max(1)) {
+        } else if mb < min && mh >= mb.saturating_add(min) {
             ChangeKind::Missing
         } else if mh > mb {
             ChangeKind::Minor
@@ -479,6 +483,9 @@ mod tests {
         assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(7)), RowKind::Same), Some(ChangeKind::Minor));
         assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(8)), RowKind::Same), Some(ChangeKind::Missing));
         assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(20)), ("LOAD_ATTR_SLOT", spec312(27)), RowKind::Same), Some(ChangeKind::Minor));
+        // A base already missing (12) cycles like head (39): two points of one cycle, `minor`.
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(12)), ("LOAD_ATTR_SLOT", spec312(39)), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(7)), ("LOAD_ATTR_SLOT", spec312(15)), RowKind::Same), Some(ChangeKind::Missing));
         assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(5)), ("LOAD_ATTR_SLOT", spec312(0)), RowKind::Same), Some(ChangeKind::Unchanged));
         let v11 = |b: u16, h: u16| kind_across("3.11.7", "3.11.7", ("LOAD_ATTR_SLOT", 53 - b), ("LOAD_ATTR_SLOT", 53 - h), false);
         assert_eq!(v11(0, 1), Some(ChangeKind::Minor));

@@ -43,7 +43,8 @@ fn diff(args: &[&str]) -> Output {
 
 /// The JSON report of `base` → `head` with `--fail-on-regression` and `extra`, and the exit code.
 fn gated(base: &Path, head: &Path, extra: &[&str]) -> (Value, i32) {
-    let mut args = vec![base.to_str().unwrap(), head.to_str().unwrap(), "--json", "--fail-on-regression", "--allow-unrelated"];
+    let mut args =
+        vec![base.to_str().unwrap(), head.to_str().unwrap(), "--json", "--fail-on-regression", "--allow-unrelated"];
     args.extend_from_slice(extra);
     let o = diff(&args);
     let code = o.status.code().unwrap();
@@ -67,7 +68,8 @@ fn versions(test: &str) -> Vec<&'static Interpreter> {
 #[test]
 fn repeated_runs_and_cross_version_diffs_of_unchanged_code_do_not_regress() {
     let pys = versions("repeated_runs_and_cross_version_diffs_of_unchanged_code_do_not_regress");
-    let runs: Vec<(PathBuf, PathBuf)> = pys.iter().map(|py| (dump(py, "steady-a", &[]), dump(py, "steady-b", &[]))).collect();
+    let runs: Vec<(PathBuf, PathBuf)> =
+        pys.iter().map(|py| (dump(py, "steady-a", &[]), dump(py, "steady-b", &[]))).collect();
     for (py, (a, b)) in pys.iter().zip(&runs) {
         let (r, code) = gated(a, b, &[]);
         assert_eq!(r["summary"]["regressions"], 0, "{}: repeated run: {:#}", py.label, r["functions"]);
@@ -99,7 +101,9 @@ fn repeated_runs_and_cross_version_diffs_of_unchanged_code_do_not_regress() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .filter(|c| c["family"] == "BINARY_OP" && ["%", ">>", "&"].contains(&c["operand"].as_str().unwrap_or("")))
+                .filter(|c| {
+                    c["family"] == "BINARY_OP" && ["%", ">>", "&"].contains(&c["operand"].as_str().unwrap_or(""))
+                })
                 .collect();
             assert!(ops.len() >= 3, "{label}: {mix:#}");
             for c in ops {
@@ -143,7 +147,8 @@ fn real_regressions_still_fail_the_gate() {
         // `p.x` → `getattr(p, name)` in dot_sum: lost, gating, with its evidence.
         let dot = main_function(&r, "dot_sum").unwrap();
         assert!(dot["regressions"].as_u64().unwrap() >= 1, "{}: {dot:#}", py.label);
-        let hot: Vec<_> = r["gate"]["hot"].as_array().unwrap().iter().map(|g| g["function"].as_str().unwrap()).collect();
+        let hot: Vec<_> =
+            r["gate"]["hot"].as_array().unwrap().iter().map(|g| g["function"].as_str().unwrap()).collect();
         if b.run.sampler.samples > 0 {
             assert!(hot.contains(&"__main__:dot_sum"), "{}: {hot:?}", py.label);
         }
@@ -158,7 +163,10 @@ fn real_regressions_still_fail_the_gate() {
 #[test]
 fn import_time_code_counts_only_with_the_flag() {
     // The 3.11 → 3.12 upgrade changes importlib's and module bodies' counters.
-    let (Some(a), Some(b)) = (interpreter("import_time_code_counts_only_with_the_flag", "3.11"), interpreter("import_time_code_counts_only_with_the_flag", "3.12")) else {
+    let (Some(a), Some(b)) = (
+        interpreter("import_time_code_counts_only_with_the_flag", "3.11"),
+        interpreter("import_time_code_counts_only_with_the_flag", "3.12"),
+    ) else {
         return;
     };
     let (base, head) = (dump(a, "imp", &[]), dump(b, "imp", &[]));

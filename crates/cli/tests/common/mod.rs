@@ -190,13 +190,14 @@ pub fn code<'a>(d: &'a Dump, file_suffix: &str, qualname: &str) -> &'a specdiff_
 
 /// `(opname, argrepr, line)` of every instruction of `c`.
 pub fn listing(d: &Dump, c: &specdiff_core::model::CodeInfo) -> Vec<(String, String, Option<u32>)> {
-    c.instructions.iter().map(|i| (d.op(i).name.clone(), d.str(i.argrepr).to_string(), i.line)).collect()
+    c.instructions
+        .iter()
+        .map(|i| (d.op(i).name.clone(), d.str(i.argrepr).to_string(), i.line))
+        .collect()
 }
 
 /// The 1-based line of the first line of `file` containing `needle`.
 pub fn line_of(file: &Path, needle: &str) -> u32 {
     let text = std::fs::read_to_string(file).unwrap();
-    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {}", file.display()))
-        as u32
-        + 1
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {}", file.display())) as u32 + 1
 }

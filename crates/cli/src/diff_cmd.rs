@@ -70,7 +70,8 @@ pub struct DiffArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
-    /// Exit with status 1 when a hot function regressed (lost, missing or backed-off sites).
+    /// Exit with status 1 when a hot function regressed (lost, missing or backed-off sites;
+    /// import-time code only with --gate-import-time).
     #[arg(long)]
     pub fail_on_regression: bool,
 
@@ -79,6 +80,11 @@ pub struct DiffArgs {
     /// (`dump --no-sample`, or no threads), every regressed function counts as hot.
     #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_MIN_HOTNESS, value_parser = gate::parse_min_hotness)]
     pub min_hotness: f64,
+
+    /// With --fail-on-regression: also fail on import-time code (module and class bodies,
+    /// `importlib._bootstrap*`), which by default is reported but not counted.
+    #[arg(long)]
+    pub gate_import_time: bool,
 
     /// Only functions whose qualname, `module.qualname` or `module:qualname` matches GLOB
     /// (`*`, `?`; repeatable).
@@ -202,7 +208,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         (None, Some(_)) => Some("only the head run has statistics; a stats diff needs both (see --stats)"),
         _ => None,
     };
-    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness));
+    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness, args.gate_import_time));
     let link = link::base_url(args.link.as_deref())?.map(|url| link::share_link(&url, &base, &head, &report));
     let input = RenderInput {
         report: &report,

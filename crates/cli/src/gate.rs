@@ -8,8 +8,15 @@
 //! with `specdiff dump --no-sample`, or `unavailable` as under pyodide) nothing is known about
 //! hotness, and every regressed function counts as hot, so a regression is never hidden by a
 //! missing sampler.
+//!
+//! Import-time code does not fail the gate unless `--gate-import-time` asks: module and class
+//! bodies (they run once, when imported) and the interpreter's own import machinery
+//! (`importlib._bootstrap`, `importlib._bootstrap_external`, `<frozen importlib…>`). Their
+//! counters move with import order and caches, not with the code under review; the report
+//! still lists them, and the verdict counts them apart (`import_time`).
 
 use serde::Serialize;
+use specdiff_core::model::CodeKind;
 use specdiff_core::{DiffReport, FunctionDiff};
 
 /// The default `--min-hotness`, in percent of samples.
@@ -39,6 +46,17 @@ pub struct GateResult {
     pub hot: Vec<GateFunction>,
     /// Regressed functions below it.
     pub cold: Vec<GateFunction>,
+    /// Regressed import-time functions, not counted (`--gate-import-time` counts them).
+    pub import_time: Vec<GateFunction>,
+}
+
+/// True for code that runs at import time: module and class bodies, and the interpreter's
+/// import machinery.
+pub fn is_import_time(f: &FunctionDiff) -> bool {
+    matches!(f.kind, CodeKind::Module | CodeKind::Class)
+        || f.module == "importlib._bootstrap"
+        || f.module == "importlib._bootstrap_external"
+        || f.module.starts_with("<frozen importlib")
 }
 
 /// Hotness of `f` in percent over the sampled runs, `None` when no run was sampled.
@@ -47,20 +65,24 @@ pub fn hotness_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
     sides.iter().filter(|(samples, _)| *samples > 0).map(|(_, share)| share * 100.0).reduce(f64::max)
 }
 
-/// Applies the gate to a report.
-pub fn evaluate(report: &DiffReport, min_hotness: f64) -> GateResult {
+/// Applies the gate to a report; import-time code counts only with `import_time`.
+pub fn evaluate(report: &DiffReport, min_hotness: f64, import_time: bool) -> GateResult {
     let unsampled = report.base.samples == 0 && report.head.samples == 0;
-    let (mut hot, mut cold) = (Vec::new(), Vec::new());
+    let (mut hot, mut cold, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for f in report.functions.iter().filter(|f| f.regressions > 0) {
         let hotness = hotness_percent(report, f);
         let entry =
             GateFunction { function: format!("{}:{}", f.module, f.qualname), regressions: f.regressions, hotness };
+        if !import_time && is_import_time(f) {
+            skipped.push(entry);
+            continue;
+        }
         match hotness {
             Some(h) if h < min_hotness => cold.push(entry),
             _ => hot.push(entry),
         }
     }
-    GateResult { tripped: !hot.is_empty(), min_hotness, unsampled, hot, cold }
+    GateResult { tripped: !hot.is_empty(), min_hotness, unsampled, hot, cold, import_time: skipped }
 }
 
 /// Parses `--min-hotness`: a percentage from 0 to 100. Above 100 no function could ever be

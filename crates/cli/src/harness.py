@@ -840,7 +840,7 @@ class Sampler:
 # Owns: `find_codes`, every code object reachable after the run (exec'd module bodies, gc's
 # functions, generators, coroutines and frames, the sampled stacks, co_consts recursively),
 # with what gc shows about each (live frames, functions, classes) and the snapshot of its
-# adaptive bytecode; `code_kind` (function, class, module, …); `file_modules`, file -> module.
+# adaptive bytecode; `code_kind` (function, class, module, …); `file_modules`, file -> module; `path_module`, the module name of a file from sys.path.
 
 class Found:
     def __init__(self):
@@ -932,6 +932,27 @@ def file_modules(main_code):
     return out
 
 
+def path_module(fn, roots):
+    """The dotted module name of source file `fn` under the deepest of `roots` (sys.path
+    folders), or None. For files that ran as a module but are not in sys.modules under their
+    own file: 3.13's collections/abc.py replaces itself with _collections_abc there."""
+    if not fn.endswith(".py") or fn.startswith("<"):
+        return None
+    best = None
+    for root in roots:
+        if isinstance(root, str) and root and fn.startswith(root.rstrip(os.sep) + os.sep):
+            if best is None or len(root) > len(best):
+                best = root
+    if best is None:
+        return None
+    parts = fn[len(best.rstrip(os.sep)) + 1:-3].split(os.sep)
+    if parts[-1] == "__init__":
+        parts.pop()
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts)
+
+
 # ---------------------------------------------------------------------------------------------
 # 6. Building the dump
 #
@@ -951,10 +972,15 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     fmods = file_modules(main_code)
     main_key = id(main_code) if main_code is not None else None
 
+    roots = [os.path.abspath(p) for p in sys.path if isinstance(p, str) and p]
+
     def file_module(fn):
         mod = fmods.get(fn)
         if mod is None and fn.startswith("<frozen ") and fn.endswith(">"):
             mod = fn[8:-1]
+        if mod is None:
+            # Never the default "__main__" for a library file that left sys.modules.
+            mod = path_module(fn, roots)
         return mod
 
     def direct_module(k):

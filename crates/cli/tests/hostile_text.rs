@@ -36,15 +36,15 @@ const OWN_SGR: &[&str] = &["0", "1", "2", "31", "32", "33", "36", "1;31", "1;32"
 
 /// A dump whose every untrusted field carries `payload`: module (and so file path), qualname,
 /// attribute operand, source lines, argv (the run label), and functions only on one side.
-/// Base's attribute load is specialized, head's is not: a regression the gate counts (no
-/// samples, so every regression is hot).
+/// Base's attribute load is specialized, head's ran and is not (backed off): a regression the
+/// gate counts (no samples, so every regression is hot).
 fn dump(payload: &str, head: bool) -> Dump {
     let mut b = DumpBuilder::new("3.12.1");
     let module = format!("evil{payload}");
-    b.code(&module, &format!("Klass.meth{payload}"), 1)
-        .ins("LOAD_FAST", "self", 2)
-        .ins(if head { "LOAD_ATTR" } else { "LOAD_ATTR_SLOT" }, &format!("attr{payload}"), 2)
-        .finish();
+    let c = b.code(&module, &format!("Klass.meth{payload}"), 1).ins("LOAD_FAST", "self", 2);
+    let attr = format!("attr{payload}");
+    let c = if head { c.ins("LOAD_ATTR", &attr, 2).backoff(3) } else { c.ins("LOAD_ATTR_SLOT", &attr, 2) };
+    c.finish();
     let side = if head { "only_head" } else { "only_base" };
     b.code(&module, &format!("{side}{payload}"), 4).ins("LOAD_FAST", "x", 5).finish();
     b.source(&module, 1, &format!("def meth{payload}(self):"));

@@ -63,16 +63,22 @@ fn missing_needs_more_misses_than_base() {
 
 #[test]
 fn backed_off_only_when_head_fails_more() {
-    let warm = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4));
+    // Base ran the site once (warming, word 1): head's 5 proven failures are comparable.
+    let warm = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
     let failing = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).backoff(6));
     assert_eq!(only_change(&diff(&warm, &failing)).kind, ChangeKind::BackedOff);
+    // Base never ran it (cold): a workload change, `minor`.
+    let cold = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(17));
+    assert_eq!(only_change(&diff(&cold, &failing)).kind, ChangeKind::Minor);
     assert!(diff(&failing, &failing).is_empty());
     // 3.12: backoff 1 is the warm-up value (also after one deopt): no failure proven.
     let deopted = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
     assert!(diff(&warm, &deopted).is_empty());
     // 3.11: backoff 1 is already one failed attempt.
-    let w11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4));
+    let w11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(5 << 4));
     let f11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(1));
+    assert_eq!(only_change(&diff(&w11, &f11)).kind, ChangeKind::Minor, "one failed attempt is under min_failures");
+    let f11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word((2 << 4) | 2));
     assert_eq!(only_change(&diff(&w11, &f11)).kind, ChangeKind::BackedOff);
 }
 
@@ -197,7 +203,8 @@ fn cross_version_spellings_align() {
 #[test]
 fn precall_carries_the_3_11_call_specialization() {
     let spec = one("3.11.7", |c| c.ins("PRECALL_NO_KW_LEN", "", 4).ins("CALL_ADAPTIVE", "", 4));
-    let lost = one("3.11.7", |c| c.ins("PRECALL_ADAPTIVE", "", 4).backoff(3).ins("CALL_ADAPTIVE", "", 4));
+    // Once PRECALL is generic the CALL after it runs (and here fails): head ran the site.
+    let lost = one("3.11.7", |c| c.ins("PRECALL_ADAPTIVE", "", 4).backoff(3).ins("CALL_ADAPTIVE", "", 4).backoff(2));
     let c = diff(&spec, &lost);
     let c = only_change(&c);
     assert_eq!((c.kind, c.family.as_str()), (ChangeKind::Lost, "CALL"));
@@ -207,7 +214,10 @@ fn precall_carries_the_3_11_call_specialization() {
 #[test]
 fn filters_and_ranking() {
     let body = |b: &mut DumpBuilder, name: &str, slot: bool, samples: u64| {
-        b.code("m", name, 1).ins("LOAD_FAST", "p", 2).ins(if slot { "LOAD_ATTR_SLOT" } else { "LOAD_ATTR" }, "x", 2).samples(samples, &[(2, samples)]).finish();
+        let c = b.code("m", name, 1).ins("LOAD_FAST", "p", 2);
+        // Head's generic load ran and failed (backoff 3): a `lost` site, whatever its hotness.
+        let c = if slot { c.ins("LOAD_ATTR_SLOT", "x", 2) } else { c.ins("LOAD_ATTR", "x", 2).backoff(3) };
+        c.samples(samples, &[(2, samples)]).finish();
     };
     let (mut b, mut h) = (DumpBuilder::new("3.12.1"), DumpBuilder::new("3.12.1"));
     b.samples(100);

@@ -152,6 +152,9 @@ fn header(out: &mut String, input: &RenderInput) {
             "✅ passed".to_string()
         };
         let _ = writeln!(out, "\n**Regression gate:** {verdict} ({basis})");
+        if !g.import_time.is_empty() {
+            let _ = writeln!(out, "\n{}", crate::render::import_time_note(g.import_time.len()));
+        }
     }
     if r.functions.is_empty() {
         return;

@@ -15,6 +15,14 @@ use specdiff_core::Dump;
 
 use crate::gate::GateResult;
 
+/// The gate's line about regressed import-time code it did not count.
+pub fn import_time_note(n: usize) -> String {
+    format!(
+        "{} in import-time code (module and class bodies, importlib) not counted; --gate-import-time counts them",
+        count(n as u64, "regressed function", "regressed functions")
+    )
+}
+
 // The words and numbers every output shares live once, in the core, and so does `inert`, the
 // one escaping of untrusted text (names, paths, source lines) for every output.
 pub use specdiff_core::report::wording::{

@@ -56,7 +56,7 @@ impl Paint {
             ChangeKind::Gained => self.wrap("1;32", &label),
             ChangeKind::Churning | ChangeKind::Changed => self.wrap("33", &label),
             ChangeKind::Added | ChangeKind::Removed => self.wrap("36", &label),
-            ChangeKind::Unchanged => self.dim(&label),
+            ChangeKind::Minor | ChangeKind::Unchanged => self.dim(&label),
         }
     }
 }
@@ -284,5 +284,8 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
             count(g.cold.len() as u64, "regressed function", "regressed functions"),
             g.min_hotness
         );
+    }
+    if !g.import_time.is_empty() {
+        let _ = writeln!(out, "  {}", import_time_note(g.import_time.len()));
     }
 }

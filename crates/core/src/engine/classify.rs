@@ -3,18 +3,28 @@
 //! A *specialization site* is a site whose instruction has an adaptive counter (`ops[3]` is
 //! `"adaptive"`). A paired row where only one side is a site (a family that specializes in
 //! one CPython version only, like 3.11's `FOR_ITER`) is `unchanged`. For every aligned row of such sites the classifier
-//! picks one [`ChangeKind`], by these rules in order (`docs/engine.md`, "Classification"):
+//! picks one [`ChangeKind`], by these rules in order (`docs/engine.md`, "Classification").
+//! Each side's counter is read with its own version's rules (`VersionRules`); evidence is
+//! compared across sides only where the two versions' counters mean the same thing.
 //!
 //! 1. only in base → `removed`; only in head → `added`;
 //! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
 //!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
-//! 3. base specialized, head not → `lost`;
+//! 3. base specialized, head not → `lost` when head's counter shows the site ran; `minor`
+//!    when it did not run (enough) in head: a workload change, not a lost specialization;
 //! 4. head's churn (opname flips seen by the sampler) above base's → `churning`;
 //! 5. base not specialized, head specialized → `gained`;
 //! 6. both specialized, different specializations → `changed`;
-//! 7. same specialization, head's counter shows more misses than base's → `missing`;
-//! 8. both generic, head's backoff proves more failed attempts than base's → `backed_off`;
+//! 7. same specialization, head's counter shows at least `min_misses` (8) more misses than
+//!    a base that held (fewer than `min_misses`) → `missing`; other increases → `minor`;
+//! 8. both generic: `unchanged` when either side is a 3.11 instruction that gave up (no
+//!    specialization exists for it there); `minor` when head proves more failed attempts but
+//!    the evidence is not comparable (different counter models, or base never ran the site)
+//!    or short of `min_failures` (2) more; else `backed_off` when it is;
 //! 9. otherwise `unchanged`.
+//!
+//! Regressions (what a function's `regressions` counts and the gate fails on) are `lost`,
+//! `missing` and `backed_off`; `minor` keeps the smaller counter movements visible.
 
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +49,10 @@ pub enum ChangeKind {
     Changed,
     /// Generic in base, specialized in head.
     Gained,
+    /// Counters moved, but not enough to matter (a few more misses or failed attempts), or in
+    /// a way the two runs cannot compare (a site one run did not execute, counters of
+    /// different versions): shown, never a regression.
+    Minor,
     /// A specialization site only head has (code edit).
     Added,
     /// A specialization site only base has (code edit).
@@ -49,13 +63,14 @@ pub enum ChangeKind {
 
 impl ChangeKind {
     /// Every kind, in report order.
-    pub const ALL: [ChangeKind; 9] = [
+    pub const ALL: [ChangeKind; 10] = [
         ChangeKind::Lost,
         ChangeKind::Missing,
         ChangeKind::BackedOff,
         ChangeKind::Churning,
         ChangeKind::Changed,
         ChangeKind::Gained,
+        ChangeKind::Minor,
         ChangeKind::Added,
         ChangeKind::Removed,
         ChangeKind::Unchanged,
@@ -70,6 +85,7 @@ impl ChangeKind {
             ChangeKind::Churning => "churning",
             ChangeKind::Changed => "changed",
             ChangeKind::Gained => "gained",
+            ChangeKind::Minor => "minor",
             ChangeKind::Added => "added",
             ChangeKind::Removed => "removed",
             ChangeKind::Unchanged => "unchanged",
@@ -85,15 +101,26 @@ impl ChangeKind {
 /// Thresholds of the classifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassifyOptions {
-    /// Misses head must show (beyond base's) to be `missing`.
+    /// Misses head must show (beyond base's) to be `missing`; fewer are `minor`. A snapshot
+    /// shows at most 52 misses since the last specialization (the 53rd deoptimizes, 3.11, or
+    /// re-specializes, 3.12+), so a site that misses on most executions sits anywhere in that
+    /// range while a healthy one shows a handful; see `docs/engine.md` for the measurements.
     pub min_misses: u16,
     /// Flips head must show (beyond base's) to be `churning`.
     pub min_flips: u32,
+    /// Failed attempts head's backoff must prove (beyond base's) to be `backed_off`; each one
+    /// doubles the generic executions it proves (2^failures), so 2 is 4× base's.
+    #[serde(default = "default_min_failures")]
+    pub min_failures: u8,
+}
+
+fn default_min_failures() -> u8 {
+    ClassifyOptions::default().min_failures
 }
 
 impl Default for ClassifyOptions {
     fn default() -> Self {
-        ClassifyOptions { min_misses: 1, min_flips: 1 }
+        ClassifyOptions { min_misses: 8, min_flips: 1, min_failures: 2 }
     }
 }
 
@@ -233,9 +260,19 @@ impl<'a> SiteView<'a> {
     pub fn specialized(&self) -> bool {
         self.op().specialized
     }
-    /// The counter of the specialization instruction.
+    /// The counter of the specialization instruction, read with this side's version rules
+    /// (3.11: a plain `BINARY_OP`/`COMPARE_OP` in quickened code has given up, not cold).
     pub fn counter(&self) -> Option<Counter> {
-        self.rules.read(self.op(), self.spec())
+        let op = self.op();
+        let quickened = self.rules.gives_up(op) && self.quickened();
+        self.rules.read_in(op, self.spec(), quickened)
+    }
+    /// 3.11: the code object was quickened (holds an `*_ADAPTIVE` or specialized instruction).
+    fn quickened(&self) -> bool {
+        self.code.instructions.iter().any(|i| {
+            let o = self.dump.op(i);
+            o.specialized || o.name.ends_with("_ADAPTIVE")
+        })
     }
     /// The site's family as the dump spells it (the primary's).
     pub fn family(&self) -> &'a str {
@@ -298,7 +335,12 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     }
     let (cb, ch) = (b.counter(), h.counter());
     Some(if sb && !sh {
-        ChangeKind::Lost
+        // A site head did not run (enough) lost nothing: the workload changed.
+        if ch.is_some_and(|c| !c.ran()) {
+            ChangeKind::Minor
+        } else {
+            ChangeKind::Lost
+        }
     } else if h.flips() >= b.flips().saturating_add(opts.min_flips) {
         ChangeKind::Churning
     } else if !sb && sh {
@@ -309,22 +351,45 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         } else {
             canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
         };
+        // Both models count misses since the last specialization from 52/53 down: comparable.
+        // A base already at `min_misses` was failing too: its counter and head's stop at two
+        // arbitrary points of a cycle (3.12+ re-specializes every 53 misses), so their
+        // difference says nothing.
         let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
+        let min = opts.min_misses.max(1);
         if !same {
             ChangeKind::Changed
-        } else if mh >= mb.saturating_add(opts.min_misses) {
+        } else if mb < min && mh >= mb.saturating_add(min) {
             ChangeKind::Missing
+        } else if mh > mb {
+            ChangeKind::Minor
         } else {
             ChangeKind::Unchanged
         }
     } else {
-        let (fb, fh) = (cb.map_or(0, |c| c.failures()), ch.map_or(0, |c| c.failures()));
-        if fh > fb {
-            ChangeKind::BackedOff
-        } else {
-            ChangeKind::Unchanged
-        }
+        generic_both(cb, ch, b.rules.model == h.rules.model, opts)
     })
+}
+
+/// Rule 8: both sides generic. Backoff is compared only when both counters mean the same
+/// thing: the same counter model (3.11 counts failures from backoff 0, 3.12+ from 1) and a
+/// base that ran the site; a 3.11 instruction that gave up has no specialization to lose.
+fn generic_both(cb: Option<Counter>, ch: Option<Counter>, same_model: bool, opts: &ClassifyOptions) -> ChangeKind {
+    use crate::cpython::counters::CounterState;
+    let gave_up = |c: Option<Counter>| c.is_some_and(|c| c.state == CounterState::GaveUp);
+    if gave_up(cb) || gave_up(ch) {
+        return ChangeKind::Unchanged;
+    }
+    let (fb, fh) = (cb.map_or(0, |c| c.failures()), ch.map_or(0, |c| c.failures()));
+    if fh <= fb {
+        return ChangeKind::Unchanged;
+    }
+    let base_ran = cb.is_some_and(|c| !c.is_cold());
+    if same_model && base_ran && fh >= fb.saturating_add(opts.min_failures.max(1)) {
+        ChangeKind::BackedOff
+    } else {
+        ChangeKind::Minor
+    }
 }
 
 /// Builds the [`Change`] record of a classified row (explanation left empty).
@@ -367,18 +432,37 @@ mod tests {
     use crate::format::builder::DumpBuilder;
     use crate::cpython::normalize::{Normalizer, Side};
 
-    /// Classifies the single site of `f` in two one-instruction dumps.
-    fn kind(base: (&str, u16), head: (&str, u16), row: RowKind) -> Option<ChangeKind> {
-        let mk = |(op, word): (&str, u16)| {
-            let mut b = DumpBuilder::new("3.12.1");
-            b.code("m", "f", 1).ins(op, "x", 1).word(word).finish();
+    /// Classifies the single site of `f` in two one-instruction dumps of CPython `bv` and `hv`.
+    /// With `quickened`, each code object also holds a specialized instruction (3.11: the
+    /// code was quickened).
+    fn kind_across(bv: &str, hv: &str, base: (&str, u16), head: (&str, u16), quickened: bool) -> Option<ChangeKind> {
+        let mk = |v: &str, (op, word): (&str, u16)| {
+            let mut b = DumpBuilder::new(v);
+            let mut c = b.code("m", "f", 1).ins(op, "x", 1).word(word);
+            if quickened {
+                c = c.ins("LOAD_FAST", "y", 1);
+                c = if v.starts_with("3.11") { c.ins("LOAD_ATTR_SLOT", "z", 1).word(53) } else { c.ins("LOAD_ATTR_SLOT", "z", 1).word(832) };
+            }
+            c.finish();
             b.build()
         };
-        let (bd, hd) = (mk(base), mk(head));
+        let (bd, hd) = (mk(bv, base), mk(hv, head));
         let mut n = Normalizer::new(&bd, &hd);
         let (bs, hs) = (n.sites(Side::Base, 0)[0], n.sites(Side::Head, 0)[0]);
-        let view = |d, site| SiteView { dump: d, code: &d.code[0], site, rules: VersionRules::new(3, 12) };
-        classify(Some(&view(&bd, bs)), Some(&view(&hd, hs)), row, &ClassifyOptions::default())
+        fn view(d: &Dump, site: Site) -> SiteView<'_> {
+            SiteView { dump: d, code: &d.code[0], site, rules: VersionRules::of(d) }
+        }
+        classify(Some(&view(&bd, bs)), Some(&view(&hd, hs)), RowKind::Same, &ClassifyOptions::default())
+    }
+
+    /// [`kind_across`] on two 3.12 dumps.
+    fn kind(base: (&str, u16), head: (&str, u16), _row: RowKind) -> Option<ChangeKind> {
+        kind_across("3.12.1", "3.12.1", base, head, false)
+    }
+
+    /// The 3.12 word of a specialized instruction with `misses` misses since specialization.
+    fn spec312(misses: u16) -> u16 {
+        (52 - misses) << 4
     }
 
     #[test]
@@ -386,11 +470,73 @@ mod tests {
         assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR", 34), RowKind::Same), Some(ChangeKind::Lost));
         assert_eq!(kind(("LOAD_ATTR", 34), ("LOAD_ATTR_SLOT", 832), RowKind::Same), Some(ChangeKind::Gained));
         assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR_PROPERTY", 832), RowKind::Same), Some(ChangeKind::Changed));
-        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR_SLOT", 816), RowKind::Same), Some(ChangeKind::Missing));
         assert_eq!(kind(("LOAD_ATTR_SLOT", 816), ("LOAD_ATTR_SLOT", 816), RowKind::Same), Some(ChangeKind::Unchanged));
-        assert_eq!(kind(("LOAD_ATTR", 34), ("LOAD_ATTR", 99), RowKind::Same), Some(ChangeKind::BackedOff));
         assert_eq!(kind(("LOAD_ATTR", 17), ("LOAD_ATTR", 1), RowKind::Same), Some(ChangeKind::Unchanged));
         assert_eq!(kind(("LOAD_FAST", 0), ("LOAD_FAST", 0), RowKind::Same), None);
+    }
+
+    /// Rule 7: one more miss on a still-specialized site is `minor`; `min_misses` (8) more is
+    /// `missing`, the same on 3.11 (word 53 − misses) and 3.12+ (value 52 − misses).
+    #[test]
+    fn misses_regress_only_past_the_threshold() {
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(1)), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(7)), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(8)), RowKind::Same), Some(ChangeKind::Missing));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(20)), ("LOAD_ATTR_SLOT", spec312(27)), RowKind::Same), Some(ChangeKind::Minor));
+        // A base already missing (12) cycles like head (39): two points of one cycle, `minor`.
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(12)), ("LOAD_ATTR_SLOT", spec312(39)), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(7)), ("LOAD_ATTR_SLOT", spec312(15)), RowKind::Same), Some(ChangeKind::Missing));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(5)), ("LOAD_ATTR_SLOT", spec312(0)), RowKind::Same), Some(ChangeKind::Unchanged));
+        let v11 = |b: u16, h: u16| kind_across("3.11.7", "3.11.7", ("LOAD_ATTR_SLOT", 53 - b), ("LOAD_ATTR_SLOT", 53 - h), false);
+        assert_eq!(v11(0, 1), Some(ChangeKind::Minor));
+        assert_eq!(v11(0, 30), Some(ChangeKind::Missing));
+        // Across versions both count misses since specialization: comparable.
+        let x = |h: u16| kind_across("3.11.7", "3.12.1", ("LOAD_ATTR_SLOT", 53), ("LOAD_ATTR_SLOT", spec312(h)), false);
+        assert_eq!((x(2), x(30)), (Some(ChangeKind::Minor), Some(ChangeKind::Missing)));
+        assert!(ChangeKind::Missing.is_regression() && !ChangeKind::Minor.is_regression());
+    }
+
+    /// Rule 3: a specialization head did not run (cold, or 3.12+ warming after one
+    /// execution) is not lost; one that ran and failed is.
+    #[test]
+    fn lost_needs_head_to_have_run_the_site() {
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR", 17), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR", 1), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR_SLOT", 832), ("LOAD_ATTR", 34), RowKind::Same), Some(ChangeKind::Lost));
+        let v11 = kind_across("3.11.7", "3.11.7", ("LOAD_ATTR_SLOT", 53), ("LOAD_ATTR_ADAPTIVE", 501), false);
+        assert_eq!(v11, Some(ChangeKind::Lost));
+    }
+
+    /// Rule 8: backoff compared only with the same counter model, a base that ran the site,
+    /// and `min_failures` (2) more failed attempts.
+    #[test]
+    fn backed_off_needs_comparable_evidence() {
+        // 3.12: (value, backoff) words: 34 = 1 failure, 7436 = 11, 202·16+8 = 7.
+        let w = |f: u16| ((1u16 << (f + 1)) - 2) << 4 | (f + 1);
+        assert_eq!(kind(("LOAD_ATTR", 1), ("LOAD_ATTR", w(7)), RowKind::Same), Some(ChangeKind::BackedOff));
+        assert_eq!(kind(("LOAD_ATTR", w(1)), ("LOAD_ATTR", w(2)), RowKind::Same), Some(ChangeKind::Minor));
+        assert_eq!(kind(("LOAD_ATTR", w(1)), ("LOAD_ATTR", w(3)), RowKind::Same), Some(ChangeKind::BackedOff));
+        // Base never ran the site: a workload change, not a backoff.
+        assert_eq!(kind(("LOAD_ATTR", 17), ("LOAD_ATTR", w(7)), RowKind::Same), Some(ChangeKind::Minor));
+        // 3.11 → 3.12: different counter models.
+        let x = kind_across("3.11.7", "3.12.1", ("LOAD_ATTR_ADAPTIVE", 1), ("LOAD_ATTR", w(11)), false);
+        assert_eq!(x, Some(ChangeKind::Minor));
+        // 3.12 → 3.13: the same model.
+        let y = kind_across("3.12.1", "3.13.0", ("LOAD_ATTR", 1), ("LOAD_ATTR", w(11)), false);
+        assert_eq!(y, Some(ChangeKind::BackedOff));
+    }
+
+    /// The 3.11 → 3.12 misreading of issue 14: a 3.11 `BINARY_OP %` in quickened code is plain
+    /// `BINARY_OP` at word 0 however often it ran (3.11 gave up on it), and 3.12 backs off on
+    /// it: generic on both sides, nothing changed. Without quickening evidence it is cold.
+    #[test]
+    fn py311_gave_up_binary_op_is_not_cold() {
+        let w11 = kind_across("3.11.7", "3.12.1", ("BINARY_OP", 0), ("BINARY_OP", 2838 << 4 | 12), true);
+        assert_eq!(w11, Some(ChangeKind::Unchanged));
+        let w13 = kind_across("3.12.1", "3.11.7", ("BINARY_OP", 2838 << 4 | 12), ("BINARY_OP", 0), true);
+        assert_eq!(w13, Some(ChangeKind::Unchanged));
+        let cold = kind_across("3.11.7", "3.12.1", ("BINARY_OP", 0), ("BINARY_OP", 2838 << 4 | 12), false);
+        assert_eq!(cold, Some(ChangeKind::Minor));
     }
 
     #[test]

@@ -191,7 +191,7 @@ impl<'a> DiffSession<'a> {
                     head_code: h,
                     base_key: row.base.map(|i| c.base_sites[i as usize].key),
                 };
-                change.explanation = explain(ctx, &facts);
+                change.explanation = crate::report::wording::with_evidence(&change, explain(ctx, &facts));
             }
             c.changes.push(change);
         }
@@ -446,7 +446,7 @@ mod tests {
     fn fast_path_reports_exactly_what_the_full_comparison_does() {
         let mut options = vec![DiffOptions::default(), DiffOptions { allow_unrelated: true, ..Default::default() }];
         options.push(DiffOptions { modules: vec!["__main__".into()], ..Default::default() });
-        options.push(DiffOptions { classify: ClassifyOptions { min_misses: 0, min_flips: 0 }, ..Default::default() });
+        options.push(DiffOptions { classify: ClassifyOptions { min_misses: 0, min_flips: 0, min_failures: 0 }, ..Default::default() });
         let mut fast_pairs = 0;
         for v in ["3.11", "3.12", "3.13"] {
             let dumps: Vec<Dump> = ["demo-base", "demo-head", "poly-mono", "poly-poly", "rules-base", "rules-head"]

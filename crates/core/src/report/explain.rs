@@ -118,7 +118,9 @@ fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
 /// Lost at a site head did not run (enough): a change of the workload, not of the code.
 pub(crate) fn not_run(f: &Facts) -> Option<String> {
     let h = f.head?.counter()?;
-    if f.change.kind != ChangeKind::Lost {
+    // `lost` only on a rewritten row; a site head did not run is `minor` (classify.rs rule 3).
+    let lost_unrun = f.change.kind == ChangeKind::Minor && f.base.is_some_and(|b| b.specialized());
+    if f.change.kind != ChangeKind::Lost && !lost_unrun {
         return None;
     }
     match h.state {
@@ -244,10 +246,8 @@ pub(crate) fn receiver_types_vary(f: &Facts) -> Option<String> {
             let n = c.head_churn.as_ref().map_or(0, |ch| ch.effective_flips);
             Some(format!("the receiver's type varies at this site: it changed specialization {n} times while sampled ({seen})"))
         }
-        ChangeKind::Missing => Some(format!(
-            "the receiver's type varies at this site: {} misses since it was specialized",
-            c.head_counter.map_or(0, |k| k.misses())
-        )),
+        // The miss count itself leads the sentence (wording::evidence).
+        ChangeKind::Missing => Some("the receiver's type varies at this site".to_string()),
         ChangeKind::Lost | ChangeKind::BackedOff if c.head_counter.is_some_and(|k| k.failures() > 0) => Some(
             "the receiver's type varies at this site (polymorphic): it deoptimized and specialization attempts now fail".to_string(),
         ),
@@ -360,7 +360,7 @@ mod tests {
     #[test]
     fn receiver_rule_needs_evidence() {
         let mut c = change(ChangeKind::Missing, "LOAD_ATTR", "LOAD_ATTR_SLOT", "LOAD_ATTR_SLOT");
-        assert!(receiver_types_vary(&facts(&c)).unwrap().contains("misses since it was specialized"));
+        assert!(receiver_types_vary(&facts(&c)).unwrap() == "the receiver's type varies at this site");
         c.kind = ChangeKind::Lost;
         assert_eq!(receiver_types_vary(&facts(&c)), None, "a loss without failing attempts says nothing about types");
     }

@@ -99,6 +99,9 @@ pub struct KindCounts {
     pub added: u32,
     /// `removed` sites.
     pub removed: u32,
+    /// `minor` sites (absent in reports written before the kind existed).
+    #[serde(default)]
+    pub minor: u32,
     /// `unchanged` sites.
     pub unchanged: u32,
 }
@@ -123,6 +126,7 @@ impl KindCounts {
             ChangeKind::Churning => &mut self.churning,
             ChangeKind::Changed => &mut self.changed,
             ChangeKind::Gained => &mut self.gained,
+            ChangeKind::Minor => &mut self.minor,
             ChangeKind::Added => &mut self.added,
             ChangeKind::Removed => &mut self.removed,
             ChangeKind::Unchanged => &mut self.unchanged,

@@ -98,6 +98,9 @@ impl ChangeKind {
             ChangeKind::Churning => "the sampler saw head's opname flip at this site more often than base's",
             ChangeKind::Changed => "specialized in both runs, differently",
             ChangeKind::Gained => "generic in base, specialized in head",
+            ChangeKind::Minor => {
+                "counters moved, but not enough to matter or not comparable (a few more misses or failed attempts, a site one run did not execute): not a regression"
+            }
             ChangeKind::Added => "only in head (code edit)",
             ChangeKind::Removed => "only in base (code edit)",
             ChangeKind::Unchanged => "the same in both runs",
@@ -137,6 +140,42 @@ pub fn change_sentence(c: &Change) -> String {
         s.push_str(e);
     }
     s
+}
+
+/// The counter evidence behind a regression or a `minor` change, in words: `"31 misses since
+/// it was specialized (base 0); line sampled 11 times"`, `"generic for at least 2,048
+/// executions (11 failed attempts; base 2)"`. `None` for other kinds or without counters.
+pub fn evidence(c: &Change) -> Option<String> {
+    use ChangeKind::*;
+    if !matches!(c.kind, Lost | Missing | BackedOff | Minor) {
+        return None;
+    }
+    let (b, h) = (c.base_counter?, c.head_counter?);
+    let mut s = match (b.state, h.state) {
+        (CounterState::Specialized { misses: mb }, CounterState::Specialized { misses: mh }) if mh > mb => format!(
+            "{} since it was specialized (base {mb}; the 53rd deoptimizes or re-specializes it)",
+            count(mh as u64, "miss", "misses")
+        ),
+        (_, CounterState::BackedOff { failures }) => format!(
+            "generic for at least {} executions ({}; base {})",
+            grouped(h.executions_proven()),
+            count(failures as u64, "failed attempt", "failed attempts"),
+            b.failures()
+        ),
+        _ => return None,
+    };
+    if c.hotness > 0 {
+        s.push_str(&format!("; line sampled {}", count(c.hotness, "time", "times")));
+    }
+    Some(s)
+}
+
+/// A change's explanation with its [`evidence`] first: what every output shows as "why".
+pub fn with_evidence(c: &Change, explanation: Option<String>) -> Option<String> {
+    match (evidence(c), explanation) {
+        (Some(e), Some(x)) => Some(format!("{e}: {x}")),
+        (e, x) => e.or(x),
+    }
 }
 
 /// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts.
@@ -225,6 +264,7 @@ pub fn other_changes(report: &DiffReport) -> String {
     let parts: Vec<String> = [
         (ChangeKind::Churning, c.churning),
         (ChangeKind::Changed, c.changed),
+        (ChangeKind::Minor, c.minor),
         (ChangeKind::Added, c.added),
         (ChangeKind::Removed, c.removed),
     ]
@@ -309,6 +349,10 @@ pub fn counter_words(c: &Counter) -> (String, String) {
                 count(failures as u64, "failed attempt", "failed attempts"),
                 count(c.value as u64, "execution", "executions")
             ),
+        ),
+        CounterState::GaveUp => (
+            "generic".into(),
+            format!("3.11 has no specialization for this operation and stopped trying: generic however often it runs; {raw}"),
         ),
         CounterState::Specialized { misses } => (
             format!("{misses} miss"),

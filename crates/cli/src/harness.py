@@ -848,6 +848,7 @@ class Found:
         self.live_ran = set()    # ids of code on live frames / suspended generators
         self.func_module = {}    # id -> __module__ of a function using the code
         self.func_codes = set()  # ids of code of live function objects
+        self.func_qualnames = {} # id -> {__qualname__ of each live function using the code}
         self.classes = set()     # (module, qualname) of live classes
 
 
@@ -869,6 +870,9 @@ def find_codes(roots):
             mod = obj.__module__
             if isinstance(mod, str):
                 found.func_module.setdefault(id(code), mod)
+            qual = obj.__qualname__
+            if isinstance(qual, str):
+                found.func_qualnames.setdefault(id(code), set()).add(qual)
         elif tp in GEN_TYPES:
             prefix = GEN_TYPES[tp]
             code = getattr(obj, prefix + "_code")
@@ -988,8 +992,13 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     # object in co_consts ran (it executed MAKE_FUNCTION); the same goes up the parent chain.
     ran = set(exec_ids) | set(sampler.total_hits) | found.live_ran
     ran.update(parent[k] for k in found.func_codes if k in parent)
+    ident = identities(found, parent)
+    # A stable order, never memory order: code objects that tie on every key of their
+    # identity (identical exec'd code) are ordered by their adaptive bytecode, so which of
+    # them comes first depends on what they did, not on where they were allocated.
     order = sorted(codes, key=lambda k: (codes[k].co_filename, codes[k].co_firstlineno,
-                                         codes[k].co_qualname, codes[k].co_name))
+                                         codes[k].co_qualname, codes[k].co_name)
+                   + ident[k].sort_key() + (snapshot[k],))
     chosen = []
     for key in order:
         code = codes[key]
@@ -1015,6 +1024,7 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
         if sites:
             add_churn(dump, instructions, sites)
         entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
+                        "_ident": ident[key],
                         "ran": key in ran, "parent": index.get(parent.get(key)),
                         "_file_module": file_module(code.co_filename) or (
                             "__main__" if main_code is not None
@@ -1022,6 +1032,71 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
                         "_raw": snapshot[key] if left_to_cli else None,
                         "instructions": instructions})
     return entries
+
+
+class Identity:
+    """What tells apart code objects that share a module and qualname (docs/dump-format.md,
+    "Identity"): `owner`, the `__qualname__` every live function using the code agrees on when
+    it differs from co_qualname (dataclasses, namedtuple and functools.wraps rename their
+    functions: `Point.__init__`); `made_at`, the (line, column) of the instruction of the
+    enclosing code that loads this code object, i.e. where the `def`, `lambda`, class or
+    comprehension is; `body`, a CRC-32 of what the code is (bytecode, names, constants)."""
+    __slots__ = ("owner", "made_at", "body")
+
+    def __init__(self, owner, made_at, body):
+        self.owner, self.made_at, self.body = owner, made_at, body
+
+    def sort_key(self):
+        line, col = self.made_at or (None, None)
+        return (self.owner or "", -1 if line is None else line, -1 if col is None else col,
+                self.body)
+
+
+def identities(found, parent):
+    """id -> Identity for every code object found."""
+    import zlib
+    import opcode
+    codes = found.codes
+    load_const, ext_arg = opcode.opmap["LOAD_CONST"], opcode.opmap["EXTENDED_ARG"]
+    made_at = {}
+    for key, code in codes.items():
+        consts = code.co_consts
+        wanted = {i for i, c in enumerate(consts) if type(c) is CodeType and parent.get(id(c)) == key}
+        if not wanted:
+            continue
+        raw, arg_hi = code.co_code, 0
+        for unit, pos in enumerate(code.co_positions()):
+            op, arg = raw[2 * unit], raw[2 * unit + 1] | arg_hi
+            arg_hi = arg << 8 if op == ext_arg else 0
+            if op == load_const and arg in wanted:
+                made_at.setdefault(id(consts[arg]), (pos[0], pos[2]))
+    out = {}
+    for key, code in codes.items():
+        quals = found.func_qualnames.get(key, ())
+        owner = next(iter(quals)) if len(quals) == 1 else None
+        if owner == code.co_qualname:
+            owner = None
+        out[key] = Identity(owner, made_at.get(key), zlib.crc32(_body_bytes(code)))
+    return out
+
+
+def _body_bytes(code):
+    """What a code object is, as bytes that do not depend on the run: its bytecode, names and
+    constants (nested code by qualname, a frozenset sorted: its order follows string hashes)."""
+    def const(c):
+        tp = type(c)
+        if tp is CodeType:
+            return "code:" + c.co_qualname
+        if tp is tuple:
+            return "(" + ",".join(map(const, c)) + ")"
+        if tp is frozenset:
+            return "{" + ",".join(sorted(map(const, c))) + "}"
+        if tp in (str, bytes, int, float, complex, bool) or c is None or c is Ellipsis:
+            return repr(c)
+        return tp.__name__
+    parts = (code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    text = "\x00".join([const(c) for c in code.co_consts] + ["|".join(p) for p in parts])
+    return code.co_code + text.encode("utf-8", "surrogatepass")
 
 
 def add_churn(dump, instructions, sites):
@@ -1069,7 +1144,7 @@ def finish_entries(dump, entries, sampler):
             "file": file_index[fn], "module": dump.s(e["_module"]),
             "qualname": dump.s(code.co_qualname), "name": dump.s(code.co_name),
             "first_line": code.co_firstlineno, "kind": e["kind"], "parent": e["parent"],
-            "ran": e["ran"],
+            "ran": e["ran"], **identity_fields(dump, e["_ident"]),
             "samples": [sampler.self_hits.get(key, 0), sampler.total_hits.get(key, 0)],
             "line_samples": sorted(line_hits.get(key, [])),
             "instructions": e["instructions"]})
@@ -1077,6 +1152,16 @@ def finish_entries(dump, entries, sampler):
         src = source_lines(linecache, f["path"], f.pop("_globals"))
         f["source"] = source_runs(dump, src, need[f["path"]])
     return out, files, raw_code
+
+
+def identity_fields(dump, ident):
+    """The optional identity keys of a code entry (left out when unknown)."""
+    out = {"body": ident.body}
+    if ident.owner is not None:
+        out["owner"] = dump.s(ident.owner)
+    if ident.made_at is not None and ident.made_at[0] is not None:
+        out["made_at"] = [ident.made_at[0], ident.made_at[1]]
+    return out
 
 
 def source_lines(linecache, path, module_globals):

@@ -1,0 +1,109 @@
+//! Display names of code objects: what every output (text, markdown, JSON, the page) calls a
+//! code object, so that code objects sharing a `(module, qualname)` are not shown as
+//! identical rows (issue 14).
+//!
+//! A code object is shown by its owner (the `__qualname__` its functions carry, `Point.__init__`
+//! for a dataclass's exec'd `__create_fn__.<locals>.__init__`; else its `co_qualname`). When
+//! several code objects of one module share that name, each gets the place it was made,
+//! `make.<locals>.<lambda>@12:8` (`made_at`, else `@first_line` for dumps without it); those
+//! still alike (the same `exec`'d text run twice) are numbered in dump order, `f#1`, `f#2`
+//! (the harness writes code in a stable order, see `docs/dump-format.md`). Names depend only on
+//! the dump, so a name is the same in every output of it and in every run of the same program.
+
+use std::collections::HashMap;
+
+use crate::engine::matching::{identity_ref, owner_ref};
+use crate::model::dump::Dump;
+
+/// The display name of every code object of one dump.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CodeNames {
+    /// Code objects whose name is not their `co_qualname`.
+    names: HashMap<u32, String>,
+}
+
+impl CodeNames {
+    /// The names of `dump`'s code objects.
+    pub fn of(dump: &Dump) -> CodeNames {
+        let mut groups: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
+        for (i, c) in dump.code.iter().enumerate() {
+            groups.entry((identity_ref(dump, c).0, owner_ref(dump, c))).or_default().push(i as u32);
+        }
+        let mut names = HashMap::new();
+        for ((_, owner), codes) in groups {
+            if codes.len() == 1 {
+                let c = &dump.code[codes[0] as usize];
+                if c.owner.is_some_and(|o| o != c.qualname) {
+                    names.insert(codes[0], owner.to_string());
+                }
+                continue;
+            }
+            let labels: Vec<String> = codes
+                .iter()
+                .map(|&i| {
+                    let c = &dump.code[i as usize];
+                    match c.made_at {
+                        Some((line, Some(col))) => format!("{owner}@{line}:{col}"),
+                        Some((line, None)) => format!("{owner}@{line}"),
+                        None => format!("{owner}@{}", c.first_line),
+                    }
+                })
+                .collect();
+            let mut count: HashMap<&str, u32> = HashMap::new();
+            for l in &labels {
+                *count.entry(l).or_default() += 1;
+            }
+            let mut seen: HashMap<&str, u32> = HashMap::new();
+            for (&i, label) in codes.iter().zip(&labels) {
+                let name = if count[label.as_str()] == 1 {
+                    label.clone()
+                } else {
+                    let n = seen.entry(label).or_default();
+                    *n += 1;
+                    format!("{owner}#{n}")
+                };
+                names.insert(i, name);
+            }
+        }
+        CodeNames { names }
+    }
+
+    /// The display name of code object `code` of `dump` (the dump these names are of).
+    pub fn name<'d>(&'d self, dump: &'d Dump, code: u32) -> &'d str {
+        match self.names.get(&code) {
+            Some(n) => n,
+            None => dump.str(dump.code[code as usize].qualname),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::builder::DumpBuilder;
+
+    #[test]
+    fn shared_names_become_distinct_and_unique_ones_stay() {
+        let mut b = DumpBuilder::new("3.12.1");
+        for q in ["f", "make.<locals>.<lambda>", "make.<locals>.<lambda>", "__create_fn__.<locals>.__init__",
+            "__create_fn__.<locals>.__init__", "g", "g", "g"] {
+            b.code("m", q, 1).ins("RETURN_CONST", "None", 1).finish();
+        }
+        let mut d = b.build();
+        d.code[1].made_at = Some((12, Some(8)));
+        d.code[2].made_at = Some((12, Some(30)));
+        let owner = |d: &mut Dump, s: &str| {
+            d.strings.push(s.into());
+            Some(d.strings.len() as u32 - 1)
+        };
+        d.code[3].owner = owner(&mut d, "Point.__init__");
+        d.code[4].owner = owner(&mut d, "Size.__init__");
+        d.code[7].first_line = 5;
+        let names = CodeNames::of(&d);
+        let all: Vec<&str> = (0..d.code.len() as u32).map(|i| names.name(&d, i)).collect();
+        assert_eq!(
+            all,
+            ["f", "make.<locals>.<lambda>@12:8", "make.<locals>.<lambda>@12:30", "Point.__init__", "Size.__init__", "g#1", "g#2", "g@5"]
+        );
+    }
+}

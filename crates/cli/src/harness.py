@@ -1054,7 +1054,6 @@ class Identity:
 
 def identities(found, parent):
     """id -> Identity for every code object found."""
-    import zlib
     import opcode
     codes = found.codes
     load_const, ext_arg = opcode.opmap["LOAD_CONST"], opcode.opmap["EXTENDED_ARG"]
@@ -1070,23 +1069,30 @@ def identities(found, parent):
             arg_hi = arg << 8 if op == ext_arg else 0
             if op == load_const and arg in wanted:
                 made_at.setdefault(id(consts[arg]), (pos[0], pos[2]))
-    out = {}
+    out, memo = {}, {}
     for key, code in codes.items():
         quals = found.func_qualnames.get(key, ())
         owner = next(iter(quals)) if len(quals) == 1 else None
         if owner == code.co_qualname:
             owner = None
-        out[key] = Identity(owner, made_at.get(key), zlib.crc32(_body_bytes(code)))
+        out[key] = Identity(owner, made_at.get(key), _body(code, memo))
     return out
 
 
-def _body_bytes(code):
-    """What a code object is, as bytes that do not depend on the run: its bytecode, names and
-    constants (nested code by qualname, a frozenset sorted: its order follows string hashes)."""
+def _body(code, memo):
+    """CRC-32 of what a code object is, from bytes that do not depend on the run: its bytecode,
+    names and constants (nested code by its own body, so that `exec`'d module bodies differing
+    only in the function they define differ; a frozenset sorted: its order follows string
+    hashes)."""
+    import zlib
+    key = id(code)
+    if key in memo:
+        return memo[key]
+
     def const(c):
         tp = type(c)
         if tp is CodeType:
-            return "code:" + c.co_qualname
+            return "code:%s:%d" % (c.co_qualname, _body(c, memo))
         if tp is tuple:
             return "(" + ",".join(map(const, c)) + ")"
         if tp is frozenset:
@@ -1096,7 +1102,8 @@ def _body_bytes(code):
         return tp.__name__
     parts = (code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
     text = "\x00".join([const(c) for c in code.co_consts] + ["|".join(p) for p in parts])
-    return code.co_code + text.encode("utf-8", "surrogatepass")
+    memo[key] = crc = zlib.crc32(code.co_code + text.encode("utf-8", "surrogatepass"))
+    return crc
 
 
 def add_churn(dump, instructions, sites):

@@ -6,12 +6,12 @@
 //! as every dataclass's `__create_fn__.<locals>.__init__`), the candidates are paired by what
 //! is stable about them, never by their place in the dump (which followed the interpreter's
 //! memory order and changed from run to run, issue 14). Each candidate has a stable key (the
-//! identity fields of `docs/dump-format.md`: `owner`, `first_line`, `made_at`, and its
+//! identity fields of `docs/dump-format.md`: `owner`, `first_line`, `made_at`, `body`, and its
 //! content, a hash of its normalized site keys, plus its adaptive state as a last tie-break);
 //! the candidates are paired in tiers, each tier pairing only candidates equal on its fields:
 //!
-//! 1. owner, first line, `made_at` and content: the same code object in an unchanged program;
-//!    ties within it (indistinguishable code) pair by the most similar adaptive state;
+//! 1. owner, first line, `made_at`, `body` and content: the same code object in an unchanged
+//!    program; ties within it (indistinguishable code) pair by the most similar adaptive state;
 //! 2. owner and content: moved code;
 //! 3. owner: edited code of one function (`Point.__init__` stays `Point.__init__`);
 //! 4. whatever is left: an order-preserving alignment in stable order that maximizes
@@ -113,13 +113,15 @@ struct Candidate<'d> {
     owner: &'d str,
     first_line: u32,
     made_at: Option<(u32, Option<u32>)>,
+    /// The harness's CRC-32 of the code (`body`), when the dump has it.
+    body: Option<u32>,
     /// Hash of the normalized site keys in order: the same code gives the same hash on both
     /// sides, across CPython versions too.
     content: u64,
     /// The normalized site keys, sorted (for [`similarity`]).
     keys: Vec<Key>,
-    /// `(offset, opname)` of every instruction, hashed and sorted: the adaptive state, which
-    /// is all that tells apart code objects equal in everything else.
+    /// `(offset, opname, cache words)` of every instruction, hashed and sorted: the adaptive
+    /// state, which is all that tells apart code objects equal in everything else.
     state: Vec<u64>,
 }
 
@@ -134,29 +136,33 @@ impl<'d> Candidate<'d> {
         let mut state: Vec<u64> = c
             .instructions
             .iter()
-            .map(|ins| fnv(fnv(FNV_OFFSET, &ins.offset.to_le_bytes()), dump.op(ins).name.as_bytes()))
+            .map(|ins| {
+                let h = fnv(fnv(FNV_OFFSET, &ins.offset.to_le_bytes()), dump.op(ins).name.as_bytes());
+                ins.cache.iter().fold(h, |h, w| fnv(h, &w.to_le_bytes()))
+            })
             .collect();
         sort_by(&mut state, Ord::cmp);
-        Candidate { owner: owner_ref(dump, c), first_line: c.first_line, made_at: c.made_at, content, keys, state }
+        let (owner, first_line, made_at, body) = (owner_ref(dump, c), c.first_line, c.made_at, c.body);
+        Candidate { owner, first_line, made_at, body, content, keys, state }
     }
 
     /// The stable order of candidates: source order, then content, then state.
-    fn order(&self) -> (u32, Option<(u32, Option<u32>)>, &str, u64, &[u64]) {
-        (self.first_line, self.made_at, self.owner, self.content, &self.state)
+    fn order(&self) -> (u32, Option<(u32, Option<u32>)>, &str, Option<u32>, u64, &[u64]) {
+        (self.first_line, self.made_at, self.owner, self.body, self.content, &self.state)
     }
 }
 
 /// The fields a pairing tier requires to be equal (`None`: not compared in that tier).
-type TierKey<'d> = (Option<&'d str>, Option<u32>, Option<Option<(u32, Option<u32>)>>, Option<u64>);
+type TierKey<'d> = (Option<&'d str>, Option<u32>, Option<Option<(u32, Option<u32>)>>, Option<Option<u32>>, Option<u64>);
 
 const TIERS: usize = 4;
 
 fn tier_key<'d>(tier: usize, c: &Candidate<'d>) -> TierKey<'d> {
     match tier {
-        0 => (Some(c.owner), Some(c.first_line), Some(c.made_at), Some(c.content)),
-        1 => (Some(c.owner), None, None, Some(c.content)),
-        2 => (Some(c.owner), None, None, None),
-        _ => (None, None, None, None),
+        0 => (Some(c.owner), Some(c.first_line), Some(c.made_at), Some(c.body), Some(c.content)),
+        1 => (Some(c.owner), None, None, None, Some(c.content)),
+        2 => (Some(c.owner), None, None, None, None),
+        _ => (None, None, None, None, None),
     }
 }
 

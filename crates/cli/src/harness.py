@@ -55,6 +55,13 @@ What this file owns, and the rules it applies:
 - Finding code objects: module bodies through the "exec" audit event, everything else through
   gc (functions, generators, coroutines, frames), the sampled stacks, and co_consts recursively.
   Their adaptive bytecode is snapshotted before the harness runs any more library code.
+- Identity (`identities`): what tells apart code objects sharing a module and qualname, from
+  what the running program knows: `owner`, the `__qualname__` all live functions using the code
+  agree on (dataclasses, namedtuple, functools.wraps set it: `Point.__init__`); `made_at`, the
+  position of the LOAD_CONST that loads the code in its enclosing code (a lambda's column);
+  `body`, a CRC-32 of its bytecode, names and constants. The dump lists code sorted by file,
+  line, qualname, name, these, and last its adaptive bytecode: never by memory order (which
+  changes with PYTHONHASHSEED and made repeated runs pair differently, issue 14).
 - `ran`: a module body seen by the exec hook; code seen on a sampled stack or on a live frame /
   suspended generator; adaptive evidence (3.11: any quickened opname, since 3.11 quickens only
   warm code; 3.12+: any specialized opname, since 3.12 inserts superinstructions at creation);
@@ -941,7 +948,8 @@ def file_modules(main_code):
 #
 # Owns: choosing the code objects kept (--include/--exclude, --include-unrun), deciding `ran`
 # (the rules in this file's docstring), each code entry with its instruction arrays, hotness
-# and churn, and the source lines each entry carries (`finish_entries`, `source_runs`).
+# and churn, its identity and stable place in the dump (`identities`), and the source lines
+# each entry carries (`finish_entries`, `source_runs`).
 
 def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     """Decode the selected code objects, decide `ran`, build their instruction arrays."""

@@ -2,13 +2,15 @@
 //! code object, so that code objects sharing a `(module, qualname)` are not shown as
 //! identical rows (issue 14).
 //!
-//! A code object is shown by its owner (the `__qualname__` its functions carry, `Point.__init__`
-//! for a dataclass's exec'd `__create_fn__.<locals>.__init__`; else its `co_qualname`). When
-//! several code objects of one module share that name, each gets the place it was made,
-//! `make.<locals>.<lambda>@12:8` (`made_at`, else `@first_line` for dumps without it); those
-//! still alike (the same `exec`'d text run twice) are numbered in dump order, `f#1`, `f#2`
-//! (the harness writes code in a stable order, see `docs/dump-format.md`). Names depend only on
-//! the dump, so a name is the same in every output of it and in every run of the same program.
+//! A code object whose `(module, qualname)` no other code object of its dump has is shown by its
+//! `co_qualname`, as it always was. Code objects sharing one are shown by their owner (the
+//! `__qualname__` their functions carry, `Point.__init__` for a dataclass's exec'd
+//! `__create_fn__.<locals>.__init__`; else the qualname); those still sharing a name get the
+//! place they were made, `make.<locals>.<lambda>@12:8` (`made_at`, else `@first_line` for
+//! dumps without it); those still alike (the same `exec`'d text run twice) are numbered in dump
+//! order, `f#1`, `f#2` (the harness writes code in a stable order, see `docs/dump-format.md`).
+//! Names depend only on the dump, so a name is the same in every output of it and in every run
+//! of the same program.
 
 use std::collections::HashMap;
 
@@ -25,9 +27,16 @@ pub struct CodeNames {
 impl CodeNames {
     /// The names of `dump`'s code objects.
     pub fn of(dump: &Dump) -> CodeNames {
+        let mut shared: HashMap<(&str, &str), u32> = HashMap::new();
+        for c in &dump.code {
+            *shared.entry(identity_ref(dump, c)).or_default() += 1;
+        }
         let mut groups: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
         for (i, c) in dump.code.iter().enumerate() {
-            groups.entry((identity_ref(dump, c).0, owner_ref(dump, c))).or_default().push(i as u32);
+            let identity = identity_ref(dump, c);
+            if shared[&identity] > 1 {
+                groups.entry((identity.0, owner_ref(dump, c))).or_default().push(i as u32);
+            }
         }
         let mut names = HashMap::new();
         for ((_, owner), codes) in groups {
@@ -86,7 +95,7 @@ mod tests {
     fn shared_names_become_distinct_and_unique_ones_stay() {
         let mut b = DumpBuilder::new("3.12.1");
         for q in ["f", "make.<locals>.<lambda>", "make.<locals>.<lambda>", "__create_fn__.<locals>.__init__",
-            "__create_fn__.<locals>.__init__", "g", "g", "g"] {
+            "__create_fn__.<locals>.__init__", "g", "g", "g", "total"] {
             b.code("m", q, 1).ins("RETURN_CONST", "None", 1).finish();
         }
         let mut d = b.build();
@@ -99,11 +108,13 @@ mod tests {
         d.code[3].owner = owner(&mut d, "Point.__init__");
         d.code[4].owner = owner(&mut d, "Size.__init__");
         d.code[7].first_line = 5;
+        // Unique: shown as co_qualname even with an owner (code swapped into another function).
+        d.code[8].owner = owner(&mut d, "other");
         let names = CodeNames::of(&d);
         let all: Vec<&str> = (0..d.code.len() as u32).map(|i| names.name(&d, i)).collect();
         assert_eq!(
             all,
-            ["f", "make.<locals>.<lambda>@12:8", "make.<locals>.<lambda>@12:30", "Point.__init__", "Size.__init__", "g#1", "g#2", "g@5"]
+            ["f", "make.<locals>.<lambda>@12:8", "make.<locals>.<lambda>@12:30", "Point.__init__", "Size.__init__", "g#1", "g#2", "g@5", "total"]
         );
     }
 }

@@ -22,7 +22,7 @@
 //! Every order used is a function of the candidates' contents, so permuting a dump's code
 //! array does not change which code objects are paired.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -108,11 +108,14 @@ pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
     m
 }
 
+/// `made_at` of a code object: `(line, column)` where its enclosing code makes it.
+type MadeAt = Option<(u32, Option<u32>)>;
+
 /// One of several code objects of a side sharing an identity, with what is stable about it.
 struct Candidate<'d> {
     owner: &'d str,
     first_line: u32,
-    made_at: Option<(u32, Option<u32>)>,
+    made_at: MadeAt,
     /// The harness's CRC-32 of the code (`body`), when the dump has it.
     body: Option<u32>,
     /// Hash of the normalized site keys in order: the same code gives the same hash on both
@@ -146,43 +149,62 @@ impl<'d> Candidate<'d> {
         Candidate { owner, first_line, made_at, body, content, keys, state }
     }
 
-    /// The stable order of candidates: source order, then content, then state.
-    fn order(&self) -> (u32, Option<(u32, Option<u32>)>, &str, Option<u32>, u64, &[u64]) {
-        (self.first_line, self.made_at, self.owner, self.body, self.content, &self.state)
+    /// The stable order of candidates: source order (first line, then where it is made), then
+    /// a hash of owner, body, content and state. Plain integers: cheap to compare, and no
+    /// new comparison code in the viewer's wasm.
+    fn order(&self) -> (u32, u32, u32, u64) {
+        let (line, col) = match self.made_at {
+            Some((line, col)) => (line, col.map_or(0, |c| c + 1)),
+            None => (0, 0),
+        };
+        (self.first_line, line, col, self.tier_hash(0) ^ self.state.iter().fold(FNV_OFFSET, |h, s| fnv(h, &s.to_le_bytes())))
+    }
+
+    /// A hash of the fields tier `tier` compares (module docs); equal fields, equal hashes.
+    fn tier_hash(&self, tier: usize) -> u64 {
+        let mut h = FNV_OFFSET;
+        if tier < 3 {
+            h = fnv(fnv(h, self.owner.as_bytes()), &[0xff]);
+        }
+        if tier == 0 {
+            let (line, col) = self.made_at.map_or((u32::MAX, u32::MAX), |(l, c)| (l, c.unwrap_or(u32::MAX - 1)));
+            for v in [self.first_line, line, col, self.body.unwrap_or(u32::MAX)] {
+                h = fnv(h, &v.to_le_bytes());
+            }
+            h = fnv(h, &[u8::from(self.made_at.is_some()), u8::from(self.body.is_some())]);
+        }
+        if tier < 2 {
+            h = fnv(h, &self.content.to_le_bytes());
+        }
+        h
     }
 }
-
-/// The fields a pairing tier requires to be equal (`None`: not compared in that tier).
-type TierKey<'d> = (Option<&'d str>, Option<u32>, Option<Option<(u32, Option<u32>)>>, Option<Option<u32>>, Option<u64>);
 
 const TIERS: usize = 4;
-
-fn tier_key<'d>(tier: usize, c: &Candidate<'d>) -> TierKey<'d> {
-    match tier {
-        0 => (Some(c.owner), Some(c.first_line), Some(c.made_at), Some(c.body), Some(c.content)),
-        1 => (Some(c.owner), None, None, None, Some(c.content)),
-        2 => (Some(c.owner), None, None, None, None),
-        _ => (None, None, None, None, None),
-    }
-}
 
 /// Pairs the candidates of one identity (module docs): indices into `b` and `h`.
 fn pair_candidates(b: &[Candidate], h: &[Candidate]) -> Vec<(usize, usize)> {
     let mut bo: Vec<usize> = (0..b.len()).collect();
     let mut ho: Vec<usize> = (0..h.len()).collect();
-    sort_by_key(&mut bo, |&x| b[x].order());
-    sort_by_key(&mut ho, |&y| h[y].order());
+    let (bkeys, hkeys): (Vec<_>, Vec<_>) = (b.iter().map(Candidate::order).collect(), h.iter().map(Candidate::order).collect());
+    sort_by_key(&mut bo, |&x| bkeys[x]);
+    sort_by_key(&mut ho, |&y| hkeys[y]);
     let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
     let mut out = vec![];
     for tier in 0..TIERS {
-        let mut buckets: BTreeMap<TierKey, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
-        for &x in bo.iter().filter(|&&x| !bused[x]) {
-            buckets.entry(tier_key(tier, &b[x])).or_default().0.push(x);
-        }
-        for &y in ho.iter().filter(|&&y| !hused[y]) {
-            buckets.entry(tier_key(tier, &h[y])).or_default().1.push(y);
-        }
-        for (bx, hy) in buckets.into_values() {
+        // Buckets of equal tier fields, by their hash (a collision only merges two buckets,
+        // whose candidates the tier then pairs by similarity): a stable sort keeps each
+        // side's candidates in stable order.
+        let mut entries: Vec<(u64, bool, usize)> = bo
+            .iter()
+            .filter(|&&x| !bused[x])
+            .map(|&x| (b[x].tier_hash(tier), false, x))
+            .chain(ho.iter().filter(|&&y| !hused[y]).map(|&y| (h[y].tier_hash(tier), true, y)))
+            .collect();
+        sort_by_key(&mut entries, |e| (e.0, e.1));
+        for bucket in entries.chunk_by(|p, q| p.0 == q.0) {
+            let bx: Vec<usize> = bucket.iter().filter(|e| !e.1).map(|e| e.2).collect();
+            let hy: Vec<usize> = bucket.iter().filter(|e| e.1).map(|e| e.2).collect();
             if bx.is_empty() || hy.is_empty() {
                 continue;
             }
@@ -214,13 +236,14 @@ fn pair_by_state(b: &[&[u64]], h: &[&[u64]]) -> Vec<(usize, usize)> {
     if b.len() * h.len() > GREEDY_MAX {
         return (0..b.len().min(h.len())).map(|i| (i, i)).collect();
     }
-    let mut all: Vec<(f64, usize, usize)> = vec![];
+    // Dissimilarity in millionths, so that pairs sort as plain integers.
+    let mut all: Vec<(u64, usize, usize)> = vec![];
     for (i, x) in b.iter().enumerate() {
         for (j, y) in h.iter().enumerate() {
-            all.push((similarity(x, y), i, j));
+            all.push((((1.0 - similarity(x, y)) * 1e6) as u64, i, j));
         }
     }
-    sort_by(&mut all, |x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+    sort_by_key(&mut all, |&p| p);
     let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
     let mut out = vec![];
     for (_, i, j) in all {

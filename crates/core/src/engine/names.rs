@@ -20,58 +20,55 @@ use crate::model::dump::Dump;
 /// The display name of every code object of one dump.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CodeNames {
-    /// Code objects whose name is not their `co_qualname`.
-    names: HashMap<u32, String>,
+    /// Per code object, its name when it is not its `co_qualname`.
+    names: Vec<Option<String>>,
 }
+
+/// Code indices grouped by a pair of strings: the type [`crate::engine::matching`] groups
+/// with, reused (`.1` unused) so that the viewer's wasm carries one copy of its code.
+type Groups<'d> = HashMap<(&'d str, &'d str), (Vec<u32>, Vec<u32>)>;
 
 impl CodeNames {
     /// The names of `dump`'s code objects.
     pub fn of(dump: &Dump) -> CodeNames {
-        let mut shared: HashMap<(&str, &str), u32> = HashMap::new();
-        for c in &dump.code {
-            *shared.entry(identity_ref(dump, c)).or_default() += 1;
-        }
-        let mut groups: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
+        let mut names = vec![None; dump.code.len()];
+        let mut shared = Groups::new();
         for (i, c) in dump.code.iter().enumerate() {
-            let identity = identity_ref(dump, c);
-            if shared[&identity] > 1 {
-                groups.entry((identity.0, owner_ref(dump, c))).or_default().push(i as u32);
-            }
+            shared.entry(identity_ref(dump, c)).or_default().0.push(i as u32);
         }
-        let mut names = HashMap::new();
-        for ((_, owner), codes) in groups {
-            if codes.len() == 1 {
-                let c = &dump.code[codes[0] as usize];
-                if c.owner.is_some_and(|o| o != c.qualname) {
-                    names.insert(codes[0], owner.to_string());
-                }
-                continue;
+        for (&(module, _), (codes, _)) in shared.iter().filter(|(_, g)| g.0.len() > 1) {
+            let mut by_owner = Groups::new();
+            for &i in codes {
+                by_owner.entry((module, owner_ref(dump, &dump.code[i as usize]))).or_default().0.push(i);
             }
-            let labels: Vec<String> = codes
-                .iter()
-                .map(|&i| {
+            for (&(_, owner), (same, _)) in &by_owner {
+                if let [i] = same[..] {
                     let c = &dump.code[i as usize];
-                    match c.made_at {
-                        Some((line, Some(col))) => format!("{owner}@{line}:{col}"),
-                        Some((line, None)) => format!("{owner}@{line}"),
-                        None => format!("{owner}@{}", c.first_line),
+                    if c.owner.is_some_and(|o| o != c.qualname) {
+                        names[i as usize] = Some(owner.to_string());
                     }
-                })
-                .collect();
-            let mut count: HashMap<&str, u32> = HashMap::new();
-            for l in &labels {
-                *count.entry(l).or_default() += 1;
-            }
-            let mut seen: HashMap<&str, u32> = HashMap::new();
-            for (&i, label) in codes.iter().zip(&labels) {
-                let name = if count[label.as_str()] == 1 {
-                    label.clone()
-                } else {
-                    let n = seen.entry(label).or_default();
-                    *n += 1;
-                    format!("{owner}#{n}")
-                };
-                names.insert(i, name);
+                    continue;
+                }
+                let labels: Vec<String> = same
+                    .iter()
+                    .map(|&i| {
+                        let c = &dump.code[i as usize];
+                        match c.made_at {
+                            Some((line, Some(col))) => format!("{owner}@{line}:{col}"),
+                            Some((line, None)) => format!("{owner}@{line}"),
+                            None => format!("{owner}@{}", c.first_line),
+                        }
+                    })
+                    .collect();
+                for (k, (&i, label)) in same.iter().zip(&labels).enumerate() {
+                    let twins = labels.iter().filter(|l| *l == label).count();
+                    names[i as usize] = Some(if twins == 1 {
+                        label.clone()
+                    } else {
+                        let n = labels[..k].iter().filter(|l| *l == label).count() + 1;
+                        format!("{owner}#{n}")
+                    });
+                }
             }
         }
         CodeNames { names }
@@ -79,7 +76,7 @@ impl CodeNames {
 
     /// The display name of code object `code` of `dump` (the dump these names are of).
     pub fn name<'d>(&'d self, dump: &'d Dump, code: u32) -> &'d str {
-        match self.names.get(&code) {
+        match &self.names[code as usize] {
             Some(n) => n,
             None => dump.str(dump.code[code as usize].qualname),
         }

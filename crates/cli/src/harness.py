@@ -1174,7 +1174,7 @@ def identity_fields(dump, ident):
     out = {"body": ident.body}
     if ident.owner is not None:
         out["owner"] = dump.s(ident.owner)
-    if ident.made_at is not None and ident.made_at[0] is not None:
+    if ident.made_at is not None and None not in ident.made_at:
         out["made_at"] = [ident.made_at[0], ident.made_at[1]]
     return out
 

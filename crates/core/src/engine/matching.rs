@@ -109,7 +109,7 @@ pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
 }
 
 /// `made_at` of a code object: `(line, column)` where its enclosing code makes it.
-type MadeAt = Option<(u32, Option<u32>)>;
+type MadeAt = Option<(u32, u32)>;
 
 /// One of several code objects of a side sharing an identity, with what is stable about it.
 struct Candidate<'d> {
@@ -153,10 +153,7 @@ impl<'d> Candidate<'d> {
     /// a hash of owner, body, content and state. Plain integers: cheap to compare, and no
     /// new comparison code in the viewer's wasm.
     fn order(&self) -> (u32, u32, u32, u64) {
-        let (line, col) = match self.made_at {
-            Some((line, col)) => (line, col.map_or(0, |c| c + 1)),
-            None => (0, 0),
-        };
+        let (line, col) = self.made_at.map_or((0, 0), |(line, col)| (line, col + 1));
         (self.first_line, line, col, self.tier_hash(0) ^ self.state.iter().fold(FNV_OFFSET, |h, s| fnv(h, &s.to_le_bytes())))
     }
 
@@ -167,7 +164,7 @@ impl<'d> Candidate<'d> {
             h = fnv(fnv(h, self.owner.as_bytes()), &[0xff]);
         }
         if tier == 0 {
-            let (line, col) = self.made_at.map_or((u32::MAX, u32::MAX), |(l, c)| (l, c.unwrap_or(u32::MAX - 1)));
+            let (line, col) = self.made_at.unwrap_or((u32::MAX, u32::MAX));
             for v in [self.first_line, line, col, self.body.unwrap_or(u32::MAX)] {
                 h = fnv(h, &v.to_le_bytes());
             }
@@ -429,7 +426,7 @@ mod tests {
         }
         if made_at {
             for (i, col) in [(3, 10), (4, 30), (5, 50)] {
-                d.code[i].made_at = Some((7, Some(col)));
+                d.code[i].made_at = Some((7, col));
             }
         }
         d

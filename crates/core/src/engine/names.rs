@@ -54,8 +54,7 @@ impl CodeNames {
                     .map(|&i| {
                         let c = &dump.code[i as usize];
                         match c.made_at {
-                            Some((line, Some(col))) => format!("{owner}@{line}:{col}"),
-                            Some((line, None)) => format!("{owner}@{line}"),
+                            Some((line, col)) => format!("{owner}@{line}:{col}"),
                             None => format!("{owner}@{}", c.first_line),
                         }
                     })
@@ -96,8 +95,8 @@ mod tests {
             b.code("m", q, 1).ins("RETURN_CONST", "None", 1).finish();
         }
         let mut d = b.build();
-        d.code[1].made_at = Some((12, Some(8)));
-        d.code[2].made_at = Some((12, Some(30)));
+        d.code[1].made_at = Some((12, 8));
+        d.code[2].made_at = Some((12, 30));
         let owner = |d: &mut Dump, s: &str| {
             d.strings.push(s.into());
             Some(d.strings.len() as u32 - 1)

@@ -103,7 +103,7 @@ impl<'a> Scanner<'a> {
             b"parent" => once(&mut parent, s.opt_u32()?),
             b"ran" => once(&mut ran, s.bool()?),
             b"owner" => once(&mut owner, s.opt_u32()?),
-            b"made_at" => once(&mut made_at, s.nullable(|s| s.pair(Self::u32, Self::opt_u32))?),
+            b"made_at" => once(&mut made_at, s.nullable(|s| s.pair(Self::u32, Self::u32))?),
             b"body" => once(&mut body, s.opt_u32()?),
             b"samples" => once(&mut samples, s.pair(|s| s.uint(u64::MAX), |s| s.uint(u64::MAX))?),
             b"line_samples" => {

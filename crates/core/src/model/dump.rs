@@ -200,7 +200,7 @@ pub struct CodeInfo {
     /// `(line, column)` of the instruction of the enclosing code that loads this code object:
     /// where its `def`, `lambda`, class or comprehension is. Identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub made_at: Option<(u32, Option<u32>)>,
+    pub made_at: Option<(u32, u32)>,
     /// CRC-32 of what the code is (bytecode, names, constants), the same in every run of the
     /// same source. Identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -87,7 +87,8 @@ pub struct DiffArgs {
     pub gate_import_time: bool,
 
     /// Only functions whose qualname, `module.qualname` or `module:qualname` matches GLOB
-    /// (`*`, `?`; repeatable).
+    /// (`*`, `?`; repeatable). The qualname as shown (`Point.__init__`,
+    /// `<lambda>@12:8`) and `co_qualname` both count.
     #[arg(long = "function", value_name = "GLOB")]
     pub functions: Vec<String>,
 

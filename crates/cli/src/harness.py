@@ -55,6 +55,13 @@ What this file owns, and the rules it applies:
 - Finding code objects: module bodies through the "exec" audit event, everything else through
   gc (functions, generators, coroutines, frames), the sampled stacks, and co_consts recursively.
   Their adaptive bytecode is snapshotted before the harness runs any more library code.
+- Identity (`identities`): what tells apart code objects sharing a module and qualname, from
+  what the running program knows: `owner`, the `__qualname__` all live functions using the code
+  agree on (dataclasses, namedtuple, functools.wraps set it: `Point.__init__`); `made_at`, the
+  position of the LOAD_CONST that loads the code in its enclosing code (a lambda's column);
+  `body`, a CRC-32 of its bytecode, names and constants. The dump lists code sorted by file,
+  line, qualname, name, these, and last its adaptive bytecode: never by memory order (which
+  changes with PYTHONHASHSEED and made repeated runs pair differently, issue 14).
 - `ran`: a module body seen by the exec hook; code seen on a sampled stack or on a live frame /
   suspended generator; adaptive evidence (3.11: any quickened opname, since 3.11 quickens only
   warm code; 3.12+: any specialized opname, since 3.12 inserts superinstructions at creation);
@@ -848,6 +855,7 @@ class Found:
         self.live_ran = set()    # ids of code on live frames / suspended generators
         self.func_module = {}    # id -> __module__ of a function using the code
         self.func_codes = set()  # ids of code of live function objects
+        self.func_qualnames = {} # id -> {__qualname__ of each live function using the code}
         self.classes = set()     # (module, qualname) of live classes
 
 
@@ -869,6 +877,9 @@ def find_codes(roots):
             mod = obj.__module__
             if isinstance(mod, str):
                 found.func_module.setdefault(id(code), mod)
+            qual = obj.__qualname__
+            if isinstance(qual, str):
+                found.func_qualnames.setdefault(id(code), set()).add(qual)
         elif tp in GEN_TYPES:
             prefix = GEN_TYPES[tp]
             code = getattr(obj, prefix + "_code")
@@ -958,7 +969,8 @@ def path_module(fn, roots):
 #
 # Owns: choosing the code objects kept (--include/--exclude, --include-unrun), deciding `ran`
 # (the rules in this file's docstring), each code entry with its instruction arrays, hotness
-# and churn, and the source lines each entry carries (`finish_entries`, `source_runs`).
+# and churn, its identity and stable place in the dump (`identities`), and the source lines
+# each entry carries (`finish_entries`, `source_runs`).
 
 def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     """Decode the selected code objects, decide `ran`, build their instruction arrays."""
@@ -1014,8 +1026,13 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
     # object in co_consts ran (it executed MAKE_FUNCTION); the same goes up the parent chain.
     ran = set(exec_ids) | set(sampler.total_hits) | found.live_ran
     ran.update(parent[k] for k in found.func_codes if k in parent)
+    ident = identities(found, parent)
+    # A stable order, never memory order: code objects that tie on every key of their
+    # identity (identical exec'd code) are ordered by their adaptive bytecode, so which of
+    # them comes first depends on what they did, not on where they were allocated.
     order = sorted(codes, key=lambda k: (codes[k].co_filename, codes[k].co_firstlineno,
-                                         codes[k].co_qualname, codes[k].co_name))
+                                         codes[k].co_qualname, codes[k].co_name)
+                   + ident[k].sort_key() + (snapshot[k],))
     chosen = []
     for key in order:
         code = codes[key]
@@ -1041,6 +1058,7 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
         if sites:
             add_churn(dump, instructions, sites)
         entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
+                        "_ident": ident[key],
                         "ran": key in ran, "parent": index.get(parent.get(key)),
                         "_file_module": file_module(code.co_filename) or (
                             "__main__" if main_code is not None
@@ -1048,6 +1066,78 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
                         "_raw": snapshot[key] if left_to_cli else None,
                         "instructions": instructions})
     return entries
+
+
+class Identity:
+    """What tells apart code objects that share a module and qualname (docs/dump-format.md,
+    "Identity"): `owner`, the `__qualname__` every live function using the code agrees on when
+    it differs from co_qualname (dataclasses, namedtuple and functools.wraps rename their
+    functions: `Point.__init__`); `made_at`, the (line, column) of the instruction of the
+    enclosing code that loads this code object, i.e. where the `def`, `lambda`, class or
+    comprehension is; `body`, a CRC-32 of what the code is (bytecode, names, constants)."""
+    __slots__ = ("owner", "made_at", "body")
+
+    def __init__(self, owner, made_at, body):
+        self.owner, self.made_at, self.body = owner, made_at, body
+
+    def sort_key(self):
+        line, col = self.made_at or (None, None)
+        return (self.owner or "", -1 if line is None else line, -1 if col is None else col,
+                self.body)
+
+
+def identities(found, parent):
+    """id -> Identity for every code object found."""
+    import opcode
+    codes = found.codes
+    load_const, ext_arg = opcode.opmap["LOAD_CONST"], opcode.opmap["EXTENDED_ARG"]
+    made_at = {}
+    for key, code in codes.items():
+        consts = code.co_consts
+        wanted = {i for i, c in enumerate(consts) if type(c) is CodeType and parent.get(id(c)) == key}
+        if not wanted:
+            continue
+        raw, arg_hi = code.co_code, 0
+        for unit, pos in enumerate(code.co_positions()):
+            op, arg = raw[2 * unit], raw[2 * unit + 1] | arg_hi
+            arg_hi = arg << 8 if op == ext_arg else 0
+            if op == load_const and arg in wanted:
+                made_at.setdefault(id(consts[arg]), (pos[0], pos[2]))
+    out, memo = {}, {}
+    for key, code in codes.items():
+        quals = found.func_qualnames.get(key, ())
+        owner = next(iter(quals)) if len(quals) == 1 else None
+        if owner == code.co_qualname:
+            owner = None
+        out[key] = Identity(owner, made_at.get(key), _body(code, memo))
+    return out
+
+
+def _body(code, memo):
+    """CRC-32 of what a code object is, from bytes that do not depend on the run: its bytecode,
+    names and constants (nested code by its own body, so that `exec`'d module bodies differing
+    only in the function they define differ; a frozenset sorted: its order follows string
+    hashes)."""
+    import zlib
+    key = id(code)
+    if key in memo:
+        return memo[key]
+
+    def const(c):
+        tp = type(c)
+        if tp is CodeType:
+            return "code:%s:%d" % (c.co_qualname, _body(c, memo))
+        if tp is tuple:
+            return "(" + ",".join(map(const, c)) + ")"
+        if tp is frozenset:
+            return "{" + ",".join(sorted(map(const, c))) + "}"
+        if tp in (str, bytes, int, float, complex, bool) or c is None or c is Ellipsis:
+            return repr(c)
+        return tp.__name__
+    parts = (code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    text = "\x00".join([const(c) for c in code.co_consts] + ["|".join(p) for p in parts])
+    memo[key] = crc = zlib.crc32(code.co_code + text.encode("utf-8", "surrogatepass"))
+    return crc
 
 
 def add_churn(dump, instructions, sites):
@@ -1095,7 +1185,7 @@ def finish_entries(dump, entries, sampler):
             "file": file_index[fn], "module": dump.s(e["_module"]),
             "qualname": dump.s(code.co_qualname), "name": dump.s(code.co_name),
             "first_line": code.co_firstlineno, "kind": e["kind"], "parent": e["parent"],
-            "ran": e["ran"],
+            "ran": e["ran"], **identity_fields(dump, e["_ident"]),
             "samples": [sampler.self_hits.get(key, 0), sampler.total_hits.get(key, 0)],
             "line_samples": sorted(line_hits.get(key, [])),
             "instructions": e["instructions"]})
@@ -1103,6 +1193,16 @@ def finish_entries(dump, entries, sampler):
         src = source_lines(linecache, f["path"], f.pop("_globals"))
         f["source"] = source_runs(dump, src, need[f["path"]])
     return out, files, raw_code
+
+
+def identity_fields(dump, ident):
+    """The optional identity keys of a code entry (left out when unknown)."""
+    out = {"body": ident.body}
+    if ident.owner is not None:
+        out["owner"] = dump.s(ident.owner)
+    if ident.made_at is not None and None not in ident.made_at:
+        out["made_at"] = [ident.made_at[0], ident.made_at[1]]
+    return out
 
 
 def source_lines(linecache, path, module_globals):

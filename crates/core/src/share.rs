@@ -251,6 +251,7 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
         n.module = strings.get(dump, c.module);
         n.qualname = strings.get(dump, c.qualname);
         n.name = strings.get(dump, c.name);
+        n.owner = c.owner.map(|o| strings.get(dump, o));
         n.parent = c.parent.and_then(|p| new_index.get(p as usize).copied().flatten());
         for ins in &mut n.instructions {
             ins.op = map_op(ins.op, &mut ops);
@@ -379,6 +380,9 @@ mod tests {
             kind: CodeKind::Function,
             parent,
             ran: true,
+            owner: None,
+            made_at: None,
+            body: None,
             samples: (1, 2),
             line_samples: vec![],
             instructions: ins,

@@ -1,13 +1,26 @@
 //! Matching code objects across two dumps.
 //!
-//! Code objects are matched by identity, `(module, qualname)`, never by line number: line
+//! Code objects are grouped by identity, `(module, qualname)`, never by line number: line
 //! shifts do not break a match. When a key is shared by several code objects on a side
-//! (lambdas in one function, `<genexpr>`s, redefined functions, `exec`'d `<string>` code),
-//! each side's candidates are ordered by `(first_line, index)` and paired by an
-//! order-preserving alignment that maximizes `1 + similarity` per pair (so as many as
-//! possible are paired, in source order, and the most similar ones win when the counts
-//! differ). Similarity is the Dice coefficient of the normalized key multisets. Ties are
-//! broken towards the earlier candidates, so the result is deterministic.
+//! (lambdas in one function, `<genexpr>`s, redefined functions, `exec`'d `<string>` code such
+//! as every dataclass's `__create_fn__.<locals>.__init__`), the candidates are paired by what
+//! is stable about them, never by their place in the dump (which followed the interpreter's
+//! memory order and changed from run to run, issue 14). Each candidate has a stable key (the
+//! identity fields of `docs/dump-format.md`: `owner`, `first_line`, `made_at`, `body`, and its
+//! content, a hash of its normalized site keys, plus its adaptive state as a last tie-break);
+//! the candidates are paired in tiers, each tier pairing only candidates equal on its fields:
+//!
+//! 1. owner, first line, `made_at`, `body` and content: the same code object in an unchanged
+//!    program; ties within it (indistinguishable code) pair by the most similar adaptive state;
+//! 2. owner and content: moved code;
+//! 3. owner: edited code of one function (`Point.__init__` stays `Point.__init__`);
+//! 4. whatever is left: an order-preserving alignment in stable order that maximizes
+//!    `1 + similarity` per pair (as many as possible are paired, in source order, and the
+//!    most similar ones win when the counts differ). Similarity is the Dice coefficient of the
+//!    normalized key multisets.
+//!
+//! Every order used is a function of the candidates' contents, so permuting a dump's code
+//! array does not change which code objects are paired.
 
 use std::collections::HashMap;
 
@@ -51,6 +64,12 @@ pub(crate) fn identity_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> (&'d str, &'d st
     (module, dump.str(c.qualname))
 }
 
+/// The owner of a code object: the `__qualname__` its functions carry (`owner` in the dump),
+/// else its `co_qualname`.
+pub(crate) fn owner_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> &'d str {
+    dump.str(c.owner.unwrap_or(c.qualname))
+}
+
 /// Matches the code objects of the two dumps behind `norm`.
 pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
     let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
@@ -64,17 +83,15 @@ pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
         groups.entry(identity_ref(head, c)).or_default().1.push(i as u32);
     }
     let mut m = Matching::default();
-    for (_, (mut b, mut h)) in groups {
-        sort_by_key(&mut b, |&i| (base.code[i as usize].first_line, i));
-        sort_by_key(&mut h, |&i| (head.code[i as usize].first_line, i));
+    for (_, (b, h)) in groups {
         let pairs = if b.len() == 1 && h.len() == 1 {
             vec![(0, 0)]
         } else if b.is_empty() || h.is_empty() {
             vec![]
         } else {
-            let bk: Vec<Vec<Key>> = b.iter().map(|&i| sorted_keys(norm, Side::Base, i)).collect();
-            let hk: Vec<Vec<Key>> = h.iter().map(|&i| sorted_keys(norm, Side::Head, i)).collect();
-            best_pairing(&bk, &hk)
+            let bc: Vec<Candidate> = b.iter().map(|&i| Candidate::new(norm, Side::Base, i)).collect();
+            let hc: Vec<Candidate> = h.iter().map(|&i| Candidate::new(norm, Side::Head, i)).collect();
+            pair_candidates(&bc, &hc)
         };
         let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
         for (x, y) in pairs {
@@ -89,6 +106,164 @@ pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
     sort_by(&mut m.added, Ord::cmp);
     sort_by(&mut m.removed, Ord::cmp);
     m
+}
+
+/// `made_at` of a code object: `(line, column)` where its enclosing code makes it.
+type MadeAt = Option<(u32, u32)>;
+
+/// One of several code objects of a side sharing an identity, with what is stable about it.
+struct Candidate<'d> {
+    owner: &'d str,
+    first_line: u32,
+    made_at: MadeAt,
+    /// The harness's CRC-32 of the code (`body`), when the dump has it.
+    body: Option<u32>,
+    /// Hash of the normalized site keys in order: the same code gives the same hash on both
+    /// sides, across CPython versions too.
+    content: u64,
+    /// The normalized site keys, sorted (for [`similarity`]).
+    keys: Vec<Key>,
+    /// `(offset, opname, cache words)` of every instruction, hashed and sorted: the adaptive
+    /// state, which is all that tells apart code objects equal in everything else.
+    state: Vec<u64>,
+}
+
+impl<'d> Candidate<'d> {
+    fn new(norm: &mut Normalizer<'d>, side: Side, code: u32) -> Self {
+        let dump = norm.dump(side);
+        let c = &dump.code[code as usize];
+        let keys = norm.keys(side, code);
+        let content = keys.iter().fold(FNV_OFFSET, |h, &k| fnv(h, &k.to_le_bytes()));
+        let mut keys = keys;
+        sort_by(&mut keys, Ord::cmp);
+        let mut state: Vec<u64> = c
+            .instructions
+            .iter()
+            .map(|ins| {
+                let h = fnv(fnv(FNV_OFFSET, &ins.offset.to_le_bytes()), dump.op(ins).name.as_bytes());
+                ins.cache.iter().fold(h, |h, w| fnv(h, &w.to_le_bytes()))
+            })
+            .collect();
+        sort_by(&mut state, Ord::cmp);
+        let (owner, first_line, made_at, body) = (owner_ref(dump, c), c.first_line, c.made_at, c.body);
+        Candidate { owner, first_line, made_at, body, content, keys, state }
+    }
+
+    /// The stable order of candidates: source order (first line, then where it is made), then
+    /// a hash of owner, body, content and state. Plain integers: cheap to compare, and no
+    /// new comparison code in the viewer's wasm.
+    fn order(&self) -> (u32, u32, u32, u64) {
+        let (line, col) = self.made_at.map_or((0, 0), |(line, col)| (line, col + 1));
+        (self.first_line, line, col, self.tier_hash(0) ^ self.state.iter().fold(FNV_OFFSET, |h, s| fnv(h, &s.to_le_bytes())))
+    }
+
+    /// A hash of the fields tier `tier` compares (module docs); equal fields, equal hashes.
+    fn tier_hash(&self, tier: usize) -> u64 {
+        let mut h = FNV_OFFSET;
+        if tier < 3 {
+            h = fnv(fnv(h, self.owner.as_bytes()), &[0xff]);
+        }
+        if tier == 0 {
+            let (line, col) = self.made_at.unwrap_or((u32::MAX, u32::MAX));
+            for v in [self.first_line, line, col, self.body.unwrap_or(u32::MAX)] {
+                h = fnv(h, &v.to_le_bytes());
+            }
+            h = fnv(h, &[u8::from(self.made_at.is_some()), u8::from(self.body.is_some())]);
+        }
+        if tier < 2 {
+            h = fnv(h, &self.content.to_le_bytes());
+        }
+        h
+    }
+}
+
+const TIERS: usize = 4;
+
+/// Pairs the candidates of one identity (module docs): indices into `b` and `h`.
+fn pair_candidates(b: &[Candidate], h: &[Candidate]) -> Vec<(usize, usize)> {
+    let mut bo: Vec<usize> = (0..b.len()).collect();
+    let mut ho: Vec<usize> = (0..h.len()).collect();
+    let (bkeys, hkeys): (Vec<_>, Vec<_>) = (b.iter().map(Candidate::order).collect(), h.iter().map(Candidate::order).collect());
+    sort_by_key(&mut bo, |&x| bkeys[x]);
+    sort_by_key(&mut ho, |&y| hkeys[y]);
+    let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
+    let mut out = vec![];
+    for tier in 0..TIERS {
+        // Buckets of equal tier fields, by their hash (a collision only merges two buckets,
+        // whose candidates the tier then pairs by similarity): a stable sort keeps each
+        // side's candidates in stable order.
+        let mut entries: Vec<(u64, bool, usize)> = bo
+            .iter()
+            .filter(|&&x| !bused[x])
+            .map(|&x| (b[x].tier_hash(tier), false, x))
+            .chain(ho.iter().filter(|&&y| !hused[y]).map(|&y| (h[y].tier_hash(tier), true, y)))
+            .collect();
+        sort_by_key(&mut entries, |e| (e.0, e.1));
+        for bucket in entries.chunk_by(|p, q| p.0 == q.0) {
+            let bx: Vec<usize> = bucket.iter().filter(|e| !e.1).map(|e| e.2).collect();
+            let hy: Vec<usize> = bucket.iter().filter(|e| e.1).map(|e| e.2).collect();
+            if bx.is_empty() || hy.is_empty() {
+                continue;
+            }
+            let pairs = if tier == 0 {
+                pair_by_state(&bx.iter().map(|&x| &b[x].state[..]).collect::<Vec<_>>(), &hy.iter().map(|&y| &h[y].state[..]).collect::<Vec<_>>())
+            } else {
+                let bk: Vec<&[Key]> = bx.iter().map(|&x| &b[x].keys[..]).collect();
+                let hk: Vec<&[Key]> = hy.iter().map(|&y| &h[y].keys[..]).collect();
+                best_pairing(&bk, &hk)
+            };
+            for (i, j) in pairs {
+                bused[bx[i]] = true;
+                hused[hy[j]] = true;
+                out.push((bx[i], hy[j]));
+            }
+        }
+    }
+    out
+}
+
+/// Candidates equal in everything but their adaptive state: greedily the most similar states
+/// first (ties towards the earlier candidates), so two indistinguishable code objects that
+/// did different things keep their own counterparts. Large ties (more than [`GREEDY_MAX`]
+/// pairs to weigh) pair in order.
+fn pair_by_state(b: &[&[u64]], h: &[&[u64]]) -> Vec<(usize, usize)> {
+    if b.len() == 1 && h.len() == 1 {
+        return vec![(0, 0)];
+    }
+    if b.len() * h.len() > GREEDY_MAX {
+        return (0..b.len().min(h.len())).map(|i| (i, i)).collect();
+    }
+    // Dissimilarity in millionths, so that pairs sort as plain integers.
+    let mut all: Vec<(u64, usize, usize)> = vec![];
+    for (i, x) in b.iter().enumerate() {
+        for (j, y) in h.iter().enumerate() {
+            all.push((((1.0 - similarity(x, y)) * 1e6) as u64, i, j));
+        }
+    }
+    sort_by_key(&mut all, |&p| p);
+    let (mut bused, mut hused) = (vec![false; b.len()], vec![false; h.len()]);
+    let mut out = vec![];
+    for (_, i, j) in all {
+        if !bused[i] && !hused[j] {
+            bused[i] = true;
+            hused[j] = true;
+            out.push((i, j));
+        }
+    }
+    out
+}
+
+/// Most candidate pairs [`pair_by_state`] weighs one by one.
+const GREEDY_MAX: usize = 4096;
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a: a hash that is the same on every platform and every run (std's is seeded).
+fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// Which code objects of `dump` are the program's own code, as opposed to the standard library
@@ -151,14 +326,8 @@ pub(crate) fn absolute_path<'p>(cwd: &'p str, path: &'p str) -> Vec<&'p str> {
     out
 }
 
-fn sorted_keys(norm: &mut Normalizer, side: Side, code: u32) -> Vec<Key> {
-    let mut k = norm.keys(side, code);
-    sort_by(&mut k, Ord::cmp);
-    k
-}
-
 /// Dice similarity of two sorted key multisets, in `[0, 1]`.
-pub(crate) fn similarity(a: &[Key], b: &[Key]) -> f64 {
+pub(crate) fn similarity(a: &[u64], b: &[u64]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
@@ -178,18 +347,18 @@ pub(crate) fn similarity(a: &[Key], b: &[Key]) -> f64 {
 }
 
 /// Order-preserving pairing maximizing the sum of `1 + similarity` (a weighted LCS).
-fn best_pairing(b: &[Vec<Key>], h: &[Vec<Key>]) -> Vec<(usize, usize)> {
+fn best_pairing(b: &[&[Key]], h: &[&[Key]]) -> Vec<(usize, usize)> {
     let (n, m) = (b.len(), h.len());
     let mut score = vec![vec![0.0f64; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            let pair = 1.0 + similarity(&b[i], &h[j]) + score[i + 1][j + 1];
+            let pair = 1.0 + similarity(b[i], h[j]) + score[i + 1][j + 1];
             score[i][j] = pair.max(score[i + 1][j]).max(score[i][j + 1]);
         }
     }
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < n && j < m {
-        let pair = 1.0 + similarity(&b[i], &h[j]) + score[i + 1][j + 1];
+        let pair = 1.0 + similarity(b[i], h[j]) + score[i + 1][j + 1];
         if pair >= score[i][j] - 1e-12 {
             out.push((i, j));
             i += 1;
@@ -232,6 +401,90 @@ mod tests {
         assert_eq!(program_code(&d), [true, false, false, false, false, false]);
     }
 
+    /// Code objects sharing `(module, qualname)` the way issue 14 found them: dataclass
+    /// `__init__`s told apart only by `owner` (one specialized, one cold), lambdas on one line
+    /// told apart by `made_at`, and `exec`'d functions equal in everything but their state.
+    fn duplicates(owners: bool, made_at: bool) -> Dump {
+        use crate::format::builder::DumpBuilder;
+        let mut b = DumpBuilder::new("3.12.1");
+        let init = "__create_fn__.<locals>.__init__";
+        b.code("m", init, 2).ins("STORE_ATTR_INSTANCE_VALUE", "x", 3).finish();
+        b.code("m", init, 2).ins("STORE_ATTR", "x", 3).finish();
+        b.code("m", init, 2).ins("STORE_ATTR_SLOT", "x", 3).finish();
+        b.code("m", "make.<locals>.<lambda>", 7).ins("BINARY_OP_ADD_INT", "+", 7).finish();
+        b.code("m", "make.<locals>.<lambda>", 7).ins("BINARY_OP", "+", 7).finish();
+        b.code("m", "make.<locals>.<lambda>", 7).ins("BINARY_OP_MULTIPLY_FLOAT", "*", 7).finish();
+        b.code("m", "f", 1).ins("BINARY_OP_ADD_INT", "+", 1).finish();
+        b.code("m", "f", 1).ins("BINARY_OP", "+", 1).finish();
+        b.code("m", "g", 4).ins("RETURN_CONST", "None", 4).finish();
+        let mut d = b.build();
+        for (i, o) in ["Point.__init__", "Cold.__init__", "Size.__init__"].into_iter().enumerate() {
+            d.strings.push(o.into());
+            if owners {
+                d.code[i].owner = Some(d.strings.len() as u32 - 1);
+            }
+        }
+        if made_at {
+            for (i, col) in [(3, 10), (4, 30), (5, 50)] {
+                d.code[i].made_at = Some((7, col));
+            }
+        }
+        d
+    }
+
+    /// `d` with its code array in the order `perm` (new index k holds old `perm[k]`).
+    fn permuted(d: &Dump, perm: &[usize]) -> Dump {
+        let mut p = d.clone();
+        p.code = perm.iter().map(|&i| d.code[i].clone()).collect();
+        p
+    }
+
+    /// The pairs of matching `base` with `head`, as indices of the unpermuted dumps.
+    fn pairs(base: &Dump, bperm: &[usize], head: &Dump, hperm: &[usize]) -> Vec<(usize, usize)> {
+        let (b, h) = (permuted(base, bperm), permuted(head, hperm));
+        let m = match_code(&mut Normalizer::new(&b, &h));
+        assert!(m.added.is_empty() && m.removed.is_empty());
+        let mut out: Vec<_> = m.pairs.iter().map(|p| (bperm[p.base as usize], hperm[p.head as usize])).collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn permuting_the_code_order_does_not_change_the_matching() {
+        let same: Vec<(usize, usize)> = (0..9).map(|i| (i, i)).collect();
+        let id: Vec<usize> = (0..9).collect();
+        let perms: [Vec<usize>; 4] = [
+            id.clone(),
+            (0..9).rev().collect(),
+            vec![2, 0, 1, 5, 3, 4, 7, 6, 8],
+            vec![1, 2, 0, 4, 5, 3, 8, 7, 6],
+        ];
+        // With the identity fields, and without (dumps written before them): the adaptive
+        // state then tells the candidates apart.
+        for (owners, made_at) in [(true, true), (false, false), (true, false), (false, true)] {
+            let d = duplicates(owners, made_at);
+            for bp in &perms {
+                for hp in &perms {
+                    assert_eq!(pairs(&d, bp, &d, hp), same, "owners {owners}, made_at {made_at}, {bp:?} / {hp:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn owners_pair_even_when_the_state_changed() {
+        // Head: Point's `__init__` lost its specialization and Cold's gained one; owners pair
+        // each with itself although the states now suggest the opposite.
+        let base = duplicates(true, true);
+        let mut head = base.clone();
+        let (s0, s1) = (head.code[0].instructions[0].op, head.code[1].instructions[0].op);
+        head.code[0].instructions[0].op = s1;
+        head.code[1].instructions[0].op = s0;
+        let id: Vec<usize> = (0..9).collect();
+        let rev: Vec<usize> = (0..9).rev().collect();
+        assert_eq!(pairs(&base, &id, &head, &rev), (0..9).map(|i| (i, i)).collect::<Vec<_>>());
+    }
+
     #[test]
     fn similarity_is_dice() {
         assert_eq!(similarity(&[1, 2, 3], &[1, 2, 3]), 1.0);
@@ -242,12 +495,12 @@ mod tests {
     #[test]
     fn pairing_prefers_similar_then_order() {
         // Base has two lambdas, head has three: the middle head one is new.
-        let b = vec![vec![1, 2, 3], vec![7, 8, 9]];
-        let h = vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]];
+        let b: Vec<&[Key]> = vec![&[1, 2, 3], &[7, 8, 9]];
+        let h: Vec<&[Key]> = vec![&[1, 2, 3], &[4, 5, 6], &[7, 8, 9]];
         assert_eq!(best_pairing(&b, &h), vec![(0, 0), (1, 2)]);
         // Equal counts pair in order even when nothing is similar.
-        let b = vec![vec![1], vec![2]];
-        let h = vec![vec![3], vec![4]];
+        let b: Vec<&[Key]> = vec![&[1], &[2]];
+        let h: Vec<&[Key]> = vec![&[3], &[4]];
         assert_eq!(best_pairing(&b, &h), vec![(0, 0), (1, 1)]);
     }
 }

@@ -1,11 +1,14 @@
 //! The diff engine's per-site work (`docs/engine.md`): pair the code objects of two runs
 //! (`matching.rs`), align the normalized sites of each pair (`align.rs`) and classify every
-//! aligned row (`classify.rs`). Assembling these into a report is [`crate::report`]'s job.
+//! aligned row (`classify.rs`); and name each code object for display (`names.rs`).
+//! Assembling these into a report is [`crate::report`]'s job.
 
 pub(crate) mod align;
 pub(crate) mod classify;
 pub(crate) mod matching;
+pub(crate) mod names;
 
 pub use align::{align_sites, AlignAlgorithm, AlignOptions, AlignedRow, RowKind};
 pub use classify::{Change, ChangeKind, ChurnInfo, SiteView};
 pub use matching::identity;
+pub use names::CodeNames;

@@ -55,7 +55,8 @@ fn validate(d: &Dump) -> Result<(), InputErrorKind> {
         }
     }
     for (ci, c) in d.code.iter().enumerate() {
-        for (name, v) in [("module", c.module), ("qualname", c.qualname), ("name", c.name)] {
+        let owner = c.owner.map(|o| ("owner", o));
+        for (name, v) in [("module", c.module), ("qualname", c.qualname), ("name", c.name)].into_iter().chain(owner) {
             if v as usize >= ns {
                 return bad(format!("code[{ci}].{name}"), format!("string index {v} out of range ({ns} strings)"));
             }

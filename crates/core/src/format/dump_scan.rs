@@ -92,6 +92,7 @@ impl<'a> Scanner<'a> {
         let (mut file, mut module, mut qualname, mut name, mut first_line) = (None, None, None, None, None);
         let (mut kind, mut parent, mut ran, mut samples) = (None, None, None, None);
         let (mut line_samples, mut instructions) = (None, None);
+        let (mut owner, mut made_at, mut body) = (None, None, None);
         self.object(|s, key| match key {
             b"file" => once(&mut file, s.u32()?),
             b"module" => once(&mut module, s.u32()?),
@@ -101,6 +102,9 @@ impl<'a> Scanner<'a> {
             b"kind" => once(&mut kind, s.kind()?),
             b"parent" => once(&mut parent, s.opt_u32()?),
             b"ran" => once(&mut ran, s.bool()?),
+            b"owner" => once(&mut owner, s.opt_u32()?),
+            b"made_at" => once(&mut made_at, s.nullable(|s| s.pair(Self::u32, Self::u32))?),
+            b"body" => once(&mut body, s.opt_u32()?),
             b"samples" => once(&mut samples, s.pair(|s| s.uint(u64::MAX), |s| s.uint(u64::MAX))?),
             b"line_samples" => {
                 let entry = |s: &mut Self| s.pair(Self::u32, |s| s.uint(u64::MAX));
@@ -118,6 +122,9 @@ impl<'a> Scanner<'a> {
             kind: kind?,
             parent: parent.flatten(),
             ran: ran?,
+            owner: owner.flatten(),
+            made_at: made_at.flatten(),
+            body: body.flatten(),
             samples: samples?,
             line_samples: line_samples?,
             instructions: instructions?,

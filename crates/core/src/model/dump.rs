@@ -214,6 +214,19 @@ pub struct CodeInfo {
     pub parent: Option<u32>,
     /// Evidence that it executed.
     pub ran: bool,
+    /// The `__qualname__` the live functions using this code agree on, when it differs from
+    /// `co_qualname` (string index): `Point.__init__` for a dataclass's exec'd
+    /// `__create_fn__.<locals>.__init__`. Identity, see `docs/dump-format.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<u32>,
+    /// `(line, column)` of the instruction of the enclosing code that loads this code object:
+    /// where its `def`, `lambda`, class or comprehension is. Identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_at: Option<(u32, u32)>,
+    /// CRC-32 of what the code is (bytecode, names, constants), the same in every run of the
+    /// same source. Identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<u32>,
     /// Sampler hits: `(on top of the stack, anywhere on it)`.
     pub samples: (u64, u64),
     /// `(line, self samples)`, ascending by line.

@@ -14,6 +14,7 @@ use crate::report::explain::{explain, ExplainContext, Facts};
 use crate::report::identical::FastPath;
 use crate::report::paths::PathDisplay;
 use crate::engine::matching::{identity, match_code, program_code, CodePair, Matching};
+use crate::engine::names::CodeNames;
 use crate::cpython::normalize::{Normalizer, Side, Site};
 use crate::report::types::*;
 use crate::report::types::{function_ref, run_ref, run_warnings, warning};
@@ -101,6 +102,8 @@ pub struct DiffSession<'a> {
     pub(crate) norm: Normalizer<'a>,
     pub(crate) matching: Matching,
     pub(crate) explain: Option<ExplainContext<'a>>,
+    /// What each side's code objects are called in every output.
+    pub(crate) names: (CodeNames, CodeNames),
     /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
     pub(crate) fast: bool,
 }
@@ -123,7 +126,8 @@ impl<'a> DiffSession<'a> {
     pub fn new(base: &'a Dump, head: &'a Dump, options: DiffOptions) -> Self {
         let mut norm = Normalizer::new(base, head);
         let matching = match_code(&mut norm);
-        DiffSession { base, head, options, norm, matching, explain: None, fast: true }
+        let names = (CodeNames::of(base), CodeNames::of(head));
+        DiffSession { base, head, options, norm, matching, explain: None, names, fast: true }
     }
 
     /// The code matching.
@@ -198,16 +202,27 @@ impl<'a> DiffSession<'a> {
         c
     }
 
+    /// The display names of `side`'s code objects.
+    pub fn names(&self, side: Side) -> &CodeNames {
+        match side {
+            Side::Base => &self.names.0,
+            Side::Head => &self.names.1,
+        }
+    }
+
     fn included(&self, side: Side, code: u32) -> bool {
         let d = self.norm.dump(side);
         let (module, qualname) = identity(d, &d.code[code as usize]);
+        let shown = self.names(side).name(d, code);
         let o = &self.options;
+        // The display name and the co_qualname both count: `Point.__init__` and
+        // `*__create_fn__*` both select a dataclass's `__init__`.
         (o.modules.is_empty() || o.modules.iter().any(|p| glob_match(p, &module)))
             && (o.functions.is_empty()
                 || o.functions.iter().any(|p| {
-                    glob_match(p, &qualname)
-                        || glob_match(p, &format!("{module}.{qualname}"))
-                        || glob_match(p, &format!("{module}:{qualname}"))
+                    [qualname.as_str(), shown].iter().any(|q| {
+                        glob_match(p, q) || glob_match(p, &format!("{module}.{q}")) || glob_match(p, &format!("{module}:{q}"))
+                    })
                 }))
     }
 
@@ -358,14 +373,15 @@ impl<'a> DiffSession<'a> {
             if program.includes_one(side, i) {
                 *program_sites += c.base_sites.len() + c.head_sites.len();
             }
-            out.push(function_ref(self.norm.dump(side), i, t.total));
+            out.push(function_ref(self.norm.dump(side), self.names(side), i, t.total));
         }
         out
     }
 
     fn function_diff(&self, b: u32, h: u32, c: Compared) -> FunctionDiff {
         let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
-        let (module, qualname) = identity(self.head, hc);
+        let module = identity(self.head, hc).0;
+        let qualname = self.names.1.name(self.head, h).to_string();
         let hotness = Hotness::of(Some((self.base, bc)), Some((self.head, hc)));
         let regressions = c.counts.regressions();
         let n = c.base_sites.len() + c.head_sites.len();

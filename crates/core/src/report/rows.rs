@@ -22,7 +22,7 @@ impl DiffSession<'_> {
             (String::new(), String::new())
         } else {
             let d = self.norm.dump(side);
-            identity(d, &d.code[code as usize])
+            (identity(d, &d.code[code as usize]).0, self.names(side).name(d, code).to_string())
         };
         let mut out = FunctionRows {
             qualname,

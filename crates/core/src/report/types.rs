@@ -12,6 +12,7 @@ use crate::model::dump::Dump;
 use crate::util::map::Map;
 use crate::engine::matching::identity;
 use crate::report::paths::PathDisplay;
+use crate::engine::names::CodeNames;
 
 pub use crate::engine::align::RowKind;
 pub use crate::engine::classify::{Change, ChangeKind, ChurnInfo};
@@ -112,7 +113,8 @@ pub struct RunSummary {
 /// One matched function and what changed in it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionDiff {
-    /// `co_qualname`.
+    /// The display name: `co_qualname`, or what tells apart code objects sharing it
+    /// (`Point.__init__`, `make.<locals>.<lambda>@12:8`; [`crate::engine::CodeNames`]).
     pub qualname: String,
     /// Module name (the file path for code without one).
     pub module: String,
@@ -154,7 +156,8 @@ pub struct FunctionDiff {
 /// A code object present on one side only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionRef {
-    /// `co_qualname`.
+    /// The display name: `co_qualname`, or what tells apart code objects sharing it
+    /// (`Point.__init__`, `make.<locals>.<lambda>@12:8`; [`crate::engine::CodeNames`]).
     pub qualname: String,
     /// Module name.
     pub module: String,
@@ -177,7 +180,8 @@ pub struct FunctionRef {
 /// The aligned rows of one function pair, for side-by-side display.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionRows {
-    /// `co_qualname`.
+    /// The display name: `co_qualname`, or what tells apart code objects sharing it
+    /// (`Point.__init__`, `make.<locals>.<lambda>@12:8`; [`crate::engine::CodeNames`]).
     pub qualname: String,
     /// Module name.
     pub module: String,
@@ -300,9 +304,10 @@ pub(crate) fn run_ref(d: &Dump) -> RunRef {
     }
 }
 
-pub(crate) fn function_ref(d: &Dump, i: u32, share: Share) -> FunctionRef {
+pub(crate) fn function_ref(d: &Dump, names: &CodeNames, i: u32, share: Share) -> FunctionRef {
     let c = &d.code[i as usize];
-    let (module, qualname) = identity(d, c);
+    let module = identity(d, c).0;
+    let qualname = names.name(d, i).to_string();
     let h = Hotness::of(Some((d, c)), None);
     FunctionRef {
         qualname,

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use specdiff_core::engine::SiteView;
 use specdiff_core::report::{DiffOptions, DiffSession};
 use specdiff_core::model::Dump;
-use specdiff_core::engine::identity;
+use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::{Normalizer, Side as CoreSide};
 use specdiff_core::report::{ChangeKind, DiffReport, FunctionRows};
 use specdiff_core::report::{KindCounts, ShareTally};
@@ -30,14 +30,17 @@ impl From<specdiff_core::report::Share> for Share {
     }
 }
 
-/// The stable key of a code object: `module:qualname`, with `~n` for the n-th code object of
-/// the same identity (ordered as in the dump), so links survive reloads.
+/// The stable key of a code object: `module:name` with the core's display name (which tells
+/// apart code objects sharing a qualname: `Point.__init__`, `<lambda>@12:8`), with `~n` for
+/// the n-th code object of the same name (ordered as in the dump), so links survive reloads.
 pub fn code_keys(dump: &Dump) -> Vec<String> {
     let mut seen: HashMap<String, u32> = HashMap::new();
+    let names = CodeNames::of(dump);
     dump.code
         .iter()
-        .map(|c| {
-            let (module, qualname) = identity(dump, c);
+        .enumerate()
+        .map(|(i, c)| {
+            let (module, qualname) = (identity(dump, c).0, names.name(dump, i as u32));
             let base = format!("{module}:{qualname}");
             let n = seen.entry(base.clone()).or_insert(0);
             *n += 1;
@@ -95,6 +98,11 @@ impl Pair {
     /// The aligned rows of one function.
     pub fn rows(&mut self, base: Option<u32>, head: Option<u32>) -> FunctionRows {
         self.matched.with_dependent_mut(|_, diff| diff.function_rows(base, head))
+    }
+
+    /// The display names of the base (`head == false`) or head dump's code objects.
+    pub fn names(&self, head: bool) -> &CodeNames {
+        self.matched.borrow_dependent().names(if head { CoreSide::Head } else { CoreSide::Base })
     }
 
     /// The code matching: `(base, head)` code indices of the matched pairs.

@@ -3,7 +3,7 @@
 //! for two runs ([`diff_summary`]) or one ([`single_summary`]).
 
 use specdiff_core::model::Dump;
-use specdiff_core::engine::identity;
+use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{Hotness, ShareTally};
@@ -29,13 +29,13 @@ fn location(dump: &Dump, code: u32) -> String {
 }
 
 /// The row of code object `code` of `dump` (head's for a matched pair).
-fn function_row(dump: &Dump, code: u32, key: String, facts: RowFacts) -> FunctionRow {
+fn function_row(dump: &Dump, names: &CodeNames, code: u32, key: String, facts: RowFacts) -> FunctionRow {
     let c = &dump.code[code as usize];
-    let (module, qualname) = identity(dump, c);
+    let (module, qualname) = (identity(dump, c).0, names.name(dump, code));
     // Shown as text; bidi controls in a name would reorder what the page shows around them.
     FunctionRow {
         key,
-        qualname: inert(&qualname).into_owned(),
+        qualname: inert(qualname).into_owned(),
         module: inert(&module).into_owned(),
         location: location(dump, code),
         kind: c.kind.as_str().to_string(),
@@ -82,7 +82,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
             status: status_of(&f.counts),
             score: f.score,
         };
-        rows.push(function_row(hd, f.head_code, key, facts));
+        rows.push(function_row(hd, pair.names(true), f.head_code, key, facts));
     }
     // Matched functions without changes (the report leaves them out).
     let mut norm = pair.normalizer();
@@ -96,7 +96,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         let hot = Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))).rank_share();
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
         let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: Class::Unchanged, score: 0.0 };
-        rows.push(function_row(hd, h, key, facts));
+        rows.push(function_row(hd, pair.names(true), h, key, facts));
     }
     for (list, class, keys, dump, head_side) in
         [(&report.added_functions, Class::Added, head_keys, hd, true), (&report.removed_functions, Class::Removed, base_keys, bd, false)]
@@ -113,7 +113,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
                 status: class,
                 score: 0.0,
             };
-            rows.push(function_row(dump, f.code, key, facts));
+            rows.push(function_row(dump, pair.names(head_side), f.code, key, facts));
         }
     }
     // Changed functions first, in the report's ranking (hotness × regressions); then the
@@ -292,7 +292,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
             status: Class::Unchanged,
             score: if hot > 0.0 { hot * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
         };
-        rows.push(function_row(d, i, keys[i as usize].clone(), facts));
+        rows.push(function_row(d, pair.names(false), i, keys[i as usize].clone(), facts));
     }
     sort_dyn(&mut rows, &|a, b| b.score.total_cmp(&a.score).then(b.hot.total_cmp(&a.hot)).then_with(|| a.key.cmp(&b.key)));
     summary.overview.top = rows

@@ -93,7 +93,7 @@ def pytest_python(minor, python, cache):
 
 def specdiff_binary(given):
     if given:
-        return given
+        return os.path.abspath(given)
     exe = os.path.join(ROOT, "target", "release", "specdiff")
     log("building %s" % exe)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "specdiff-cli"], cwd=ROOT, check=True)

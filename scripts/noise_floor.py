@@ -13,6 +13,7 @@ interpreter; exits 1 when any pair failed the gate or reported a regression.
 """
 
 import argparse
+import gzip
 import itertools
 import json
 import os
@@ -125,6 +126,28 @@ def diff(specdiff, a, b):
     return r.returncode, regressions, other
 
 
+def hotness_spread(dumps):
+    """How much the sampled hotness of the same code varies between runs: the runs' sample
+    counts (min, max), and for the five hottest functions of the first run the largest
+    difference of their share of the run's samples (percentage points)."""
+    runs = []
+    for path in dumps:
+        with gzip.open(path, "rt") as f:
+            d = json.load(f)
+        strings, total = d["strings"], max(d["run"]["sampler"]["samples"], 1)
+        shares = {}
+        for c in d["code"]:
+            key = (strings[c["module"]], strings[c["qualname"]], c["first_line"], tuple(c.get("made_at") or ()), c.get("body"))
+            shares[key] = shares.get(key, 0.0) + 100.0 * c["samples"][1] / total
+        runs.append((d["run"]["sampler"]["samples"], shares))
+    first = runs[0][1]
+    top = sorted((k for k in first if k[1] != "<module>"), key=lambda k: -first[k])[:5]
+    spread = max((max(r[1].get(k, 0.0) for r in runs) - min(r[1].get(k, 0.0) for r in runs) for k in top),
+                 default=0.0)
+    samples = [r[0] for r in runs]
+    return min(samples), max(samples), spread
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -142,8 +165,9 @@ def main():
     out_dir = opts.keep or tempfile.mkdtemp(prefix="specdiff-noise-")
     os.makedirs(out_dir, exist_ok=True)
     rows, failed = [], False
-    print("| workload | exercises | CPython | runs | pairs | gate failures | regressions | other changes |")
-    print("|---|---|---|---:|---:|---:|---:|---|")
+    print("| workload | exercises | CPython | runs | pairs | gate failures | regressions | other changes "
+          "| samples per run | hottest-5 share spread |")
+    print("|---|---|---|---:|---:|---:|---:|---|---:|---:|")
     for minor, python in interpreters(opts.minor or ["3.11", "3.12", "3.13", "3.14"]):
         for name, what, args, needs_pytest in WORKLOADS:
             if opts.workload and name not in opts.workload:
@@ -173,12 +197,15 @@ def main():
                     other[k] = other.get(k, 0) + v
             failed |= gate_failures > 0 or bool(regressions)
             other_text = ", ".join("%s %d" % kv for kv in sorted(other.items())) or "none"
-            print("| %s | %s | %s | %d | %d | %d | %d | %s |"
-                  % (name, what, minor, opts.runs, len(pairs), gate_failures, len(regressions), other_text), flush=True)
+            lo, hi, spread = hotness_spread(dumps)
+            print("| %s | %s | %s | %d | %d | %d | %d | %s | %d–%d | %.1f pp |"
+                  % (name, what, minor, opts.runs, len(pairs), gate_failures, len(regressions), other_text,
+                     lo, hi, spread), flush=True)
             log("%s on %s: %.0f s%s" % (name, minor, time.time() - t0,
                                         "; regressions: " + "; ".join(sorted(set(regressions))[:8]) if regressions else ""))
             rows.append({"workload": name, "python": minor, "runs": opts.runs, "pairs": len(pairs),
-                         "gate_failures": gate_failures, "regressions": regressions, "other": other})
+                         "gate_failures": gate_failures, "regressions": regressions, "other": other,
+                         "samples": [lo, hi], "top5_share_spread_pp": round(spread, 2)})
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump(rows, f, indent=1)

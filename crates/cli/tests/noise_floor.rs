@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{interpreters, repo_root, specdiff, Interpreter};
+use common::{dump_in, interpreters, repo_root, specdiff, Interpreter};
 use serde_json::Value;
 
 const RUNS: usize = 3;
@@ -32,16 +32,7 @@ fn workloads_dir() -> PathBuf {
 
 fn dump(py: &Interpreter, dir: &Path, name: &str, args: &[&str], k: usize) -> PathBuf {
     let out = dir.join(format!("{name}-{}-{k}.json.gz", py.minor));
-    let o = specdiff()
-        .arg("dump")
-        .arg("--python")
-        .arg(&py.python)
-        .arg("-o")
-        .arg(&out)
-        .args(args)
-        .current_dir(workloads_dir())
-        .output()
-        .expect("specdiff runs");
+    let o = dump_in(py, &workloads_dir(), &out, args);
     assert!(o.status.success(), "{name} under {}: {}", py.label, String::from_utf8_lossy(&o.stderr));
     out
 }

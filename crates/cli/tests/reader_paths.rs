@@ -8,25 +8,11 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{interpreters, read, specdiff, Interpreter};
+use common::{dump_in, interpreters, read, specdiff};
 use specdiff_core::report::paths::PathDisplay;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// `specdiff dump --python PY -o OUT ARGS…` run in `cwd`.
-fn dump_in(interp: &Interpreter, cwd: &Path, out: &Path, args: &[&str]) -> Output {
-    specdiff()
-        .arg("dump")
-        .arg("--python")
-        .arg(&interp.python)
-        .arg("-o")
-        .arg(out)
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("specdiff runs")
 }
 
 /// A package `app` with a `__main__` that runs stdlib code (json) and code of its own.

@@ -138,8 +138,14 @@ pub fn specdiff() -> Command {
     Command::new(env!("CARGO_BIN_EXE_specdiff"))
 }
 
-/// Runs `specdiff dump --python PY -o OUT ARGS…` and returns the process output.
+/// Runs `specdiff dump --python PY -o OUT ARGS…` in the repository's root and returns the
+/// process output.
 pub fn dump_with<A: AsRef<OsStr>>(interp: &Interpreter, out: &Path, args: &[A]) -> Output {
+    dump_in(interp, &repo_root(), out, args)
+}
+
+/// [`dump_with`] run in `cwd` (relative script paths and `-m` modules are found there).
+pub fn dump_in<A: AsRef<OsStr>>(interp: &Interpreter, cwd: &Path, out: &Path, args: &[A]) -> Output {
     specdiff()
         .arg("dump")
         .arg("--python")
@@ -147,7 +153,7 @@ pub fn dump_with<A: AsRef<OsStr>>(interp: &Interpreter, out: &Path, args: &[A]) 
         .arg("-o")
         .arg(out)
         .args(args)
-        .current_dir(repo_root())
+        .current_dir(cwd)
         .output()
         .expect("specdiff runs")
 }

@@ -12,10 +12,20 @@ fn diff(base: &Dump, head: &Dump) -> DiffReport {
 
 /// One function `f` whose body is `body` (run on a fresh builder of `version`).
 fn one(version: &str, body: impl FnOnce(specdiff_core::format::CodeBuilder) -> specdiff_core::format::CodeBuilder) -> Dump {
+    sampled(version, 0, body)
+}
+
+/// [`one`] in a run of 100 samples, `hits` of them on `f`'s line 4.
+fn sampled(
+    version: &str,
+    hits: u64,
+    body: impl FnOnce(specdiff_core::format::CodeBuilder) -> specdiff_core::format::CodeBuilder,
+) -> Dump {
     let mut b = DumpBuilder::new(version);
+    b.samples(100);
     b.code("m", "<module>", 1).ins("RESUME", "", 1).ins("LOAD_CONST", "<code object f>", 1).ins("RETURN_VALUE", "", 1).finish();
     let c = b.code("m", "f", 3).ins("RESUME", "", 3).ins("LOAD_FAST", "p", 4);
-    body(c).ins("RETURN_VALUE", "", 5).finish();
+    body(c).ins("RETURN_VALUE", "", 5).samples(hits, &[(4, hits)]).finish();
     b.build()
 }
 
@@ -63,10 +73,16 @@ fn missing_needs_more_misses_than_base() {
 
 #[test]
 fn backed_off_only_when_head_fails_more() {
-    // Base ran the site once (warming, word 1): head's 5 proven failures are comparable.
-    let warm = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
-    let failing = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).backoff(6));
+    // Base ran the site (warming, word 1) and its line was sampled as often as head's: head's 5
+    // proven failures are comparable.
+    let warm = sampled("3.12.1", 10, |c| c.ins("BINARY_OP", "+", 4).word(1));
+    let failing = sampled("3.12.1", 10, |c| c.ins("BINARY_OP", "+", 4).backoff(6));
     assert_eq!(only_change(&diff(&warm, &failing)).kind, ChangeKind::BackedOff);
+    // Unsampled, or sampled in head 4× as often: head only ran the generic site more.
+    let busier = sampled("3.12.1", 40, |c| c.ins("BINARY_OP", "+", 4).backoff(6));
+    assert_eq!(only_change(&diff(&warm, &busier)).kind, ChangeKind::Minor);
+    let unsampled = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
+    assert_eq!(only_change(&diff(&unsampled, &failing)).kind, ChangeKind::Minor);
     // Base never ran it (cold): a workload change, `minor`.
     let cold = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(17));
     assert_eq!(only_change(&diff(&cold, &failing)).kind, ChangeKind::Minor);
@@ -75,10 +91,10 @@ fn backed_off_only_when_head_fails_more() {
     let deopted = one("3.12.1", |c| c.ins("BINARY_OP", "+", 4).word(1));
     assert!(diff(&warm, &deopted).is_empty());
     // 3.11: backoff 1 is already one failed attempt.
-    let w11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(5 << 4));
-    let f11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(1));
+    let w11 = sampled("3.11.7", 10, |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(5 << 4));
+    let f11 = sampled("3.11.7", 10, |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word(1));
     assert_eq!(only_change(&diff(&w11, &f11)).kind, ChangeKind::Minor, "one failed attempt is under min_failures");
-    let f11 = one("3.11.7", |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word((2 << 4) | 2));
+    let f11 = sampled("3.11.7", 10, |c| c.ins("BINARY_OP_ADAPTIVE", "+", 4).word((2 << 4) | 2));
     assert_eq!(only_change(&diff(&w11, &f11)).kind, ChangeKind::BackedOff);
 }
 

@@ -143,7 +143,10 @@ cross x86_64-apple-darwin --no-default-features
 # version would be verified with the old build. Hence a target dir of its own, cleaned of the
 # two crates first (the dependencies stay built there).
 publish_target=target/publish-check
-cargo clean --target-dir "$publish_target" -p specdiff-core -p specdiff-cli 2>/dev/null || true
+# Removed whole: the packaged crates build from a local registry under the same name and
+# version each time, so cargo would take an earlier run's build of the core as fresh (a CLI
+# using a newer core then fails to verify on a machine that ran this before).
+rm -rf "$publish_target"
 cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"
 

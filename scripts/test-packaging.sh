@@ -140,12 +140,10 @@ cross x86_64-apple-darwin --no-default-features
 #    against the packaged core (specdiff-web is publish = false).
 # The CLI is verified against the packaged core, built as a registry crate; cargo takes a
 # registry crate's sources as immutable, so a core changed since the last run under the same
-# version would be verified with the old build. Hence a target dir of its own, cleaned of the
-# two crates first (the dependencies stay built there).
+# version would be verified with the old build. Hence a target dir of its own, removed whole
+# first: `cargo clean -p` of the two crates did not reach the registry build (a re-run on a
+# machine that ran this before verified the CLI against the previous run's core).
 publish_target=target/publish-check
-# Removed whole: the packaged crates build from a local registry under the same name and
-# version each time, so cargo would take an earlier run's build of the core as fresh (a CLI
-# using a newer core then fails to verify on a machine that ran this before).
 rm -rf "$publish_target"
 cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"

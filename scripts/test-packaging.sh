@@ -138,13 +138,23 @@ cross x86_64-apple-darwin --no-default-features
 
 # 5. crates.io: package and build each publishable crate from its packaged sources, the CLI
 #    against the packaged core (specdiff-web is publish = false).
-# The CLI is verified against the packaged core, built as a registry crate; cargo takes a
-# registry crate's sources as immutable, so a core changed since the last run under the same
-# version would be verified with the old build. Hence a target dir of its own, removed whole
-# first: `cargo clean -p` of the two crates did not reach the registry build (a re-run on a
-# machine that ran this before verified the CLI against the previous run's core).
+# The CLI is verified against the packaged core, built as a registry crate of a temporary
+# local registry; cargo takes a registry crate's sources as immutable, so a core changed since
+# the last run under the same version would be verified with the old build and the old
+# sources, which cargo unpacks under ~/.cargo/registry/src/<registry>/ (not in the target
+# folder). Hence a target folder of its own, removed whole first, and the unpacked copies of
+# our crates from earlier runs removed (a re-run on a machine that ran this before verified
+# the CLI against the previous run's core).
 publish_target=target/publish-check
 rm -rf "$publish_target"
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for old in "$cargo_home"/registry/src/*/specdiff-core-* "$cargo_home"/registry/src/*/specdiff-cli-* \
+           "$cargo_home"/registry/cache/*/specdiff-core-* "$cargo_home"/registry/cache/*/specdiff-cli-*; do
+    case "$old" in
+        "$cargo_home"/registry/*/index.crates.io-*) ;;   # never touch crates.io's own copies
+        *) [ -e "$old" ] && rm -rf "$old" ;;
+    esac
+done
 cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"
 

@@ -152,7 +152,7 @@ for old in "$cargo_home"/registry/src/*/specdiff-core-* "$cargo_home"/registry/s
            "$cargo_home"/registry/cache/*/specdiff-core-* "$cargo_home"/registry/cache/*/specdiff-cli-*; do
     case "$old" in
         "$cargo_home"/registry/*/index.crates.io-*) ;;   # never touch crates.io's own copies
-        *) [ -e "$old" ] && rm -rf "$old" ;;
+        *) if [ -e "$old" ]; then rm -rf "$old"; fi ;;
     esac
 done
 cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"

@@ -40,7 +40,7 @@ step() { # name, command...
 # Every test appends what it ran with and what it lacked here; summarized at the end.
 record="${CARGO_TARGET_DIR:-target}/specdiff-test-interpreters.txt"
 rm -f "$record"
-step rust-tests cargo test --workspace --locked
+step rust-tests cargo test --workspace --locked --no-fail-fast
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
 step packaging ./scripts/test-packaging.sh
 step web ./scripts/e2e.sh

@@ -1468,7 +1468,9 @@ def install_paths():
     import site
     import sysconfig
     paths = sysconfig.get_paths()
-    stdlib = [paths.get("stdlib"), paths.get("platstdlib")]
+    # Where the stdlib really is, too: a zip on sys.path (pyodide: /lib/python314.zip) holds
+    # modules that sysconfig places in /lib/python3.14.
+    stdlib = [paths.get("stdlib"), paths.get("platstdlib"), os.path.dirname(os.__file__)]
     packages = [paths.get("purelib"), paths.get("platlib")]
     try:
         packages += list(site.getsitepackages())

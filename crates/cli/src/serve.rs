@@ -116,7 +116,9 @@ impl Server {
             ];
             // The body is shared, not copied: a dump can be hundreds of megabytes.
             let body = std::io::Cursor::new(Shared(answer.body));
-            let response = tiny_http::Response::new(answer.status.into(), headers, body, Some(length), None);
+            // With its length, not chunked (tiny_http chunks bodies over 32 KB by default).
+            let response = tiny_http::Response::new(answer.status.into(), headers, body, Some(length), None)
+                .with_chunked_threshold(usize::MAX);
             // A browser that left mid-answer is not an error of ours.
             let _ = request.respond(response);
         }

@@ -11,7 +11,9 @@ const PAGE: &str = "specdiff-offline.html";
 
 fn main() {
     println!("cargo::rerun-if-env-changed=SPECDIFF_VIEWER_DIST");
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let dist = match std::env::var_os("SPECDIFF_VIEWER_DIST").filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => manifest.join("../../dist"),
@@ -20,7 +22,8 @@ fn main() {
     // A path that does not exist yet reruns this script on every build, so building the
     // viewer later is picked up by the next `cargo build`.
     println!("cargo::rerun-if-changed={}", page.display());
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("viewer.html.gz");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("viewer.html.gz");
     let bytes = match std::fs::read(&page) {
         Ok(html) => {
             let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());

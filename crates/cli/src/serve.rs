@@ -38,13 +38,21 @@ pub struct Answer {
 impl Site {
     /// An empty table.
     pub fn new() -> Site {
-        Site { entries: HashMap::new() }
+        Site {
+            entries: HashMap::new(),
+        }
     }
 
     /// Serves `body` at `path` (which starts with `/`).
     pub fn add(&mut self, path: &str, content_type: &'static str, body: Vec<u8>) {
         debug_assert!(path.starts_with('/'));
-        self.entries.insert(path.to_string(), Entry { content_type, body: Arc::new(body) });
+        self.entries.insert(
+            path.to_string(),
+            Entry {
+                content_type,
+                body: Arc::new(body),
+            },
+        );
     }
 
     /// The answer to `method url` with header `Host: host`, for a server listening on `port`.
@@ -62,12 +70,20 @@ impl Site {
         }
         let path = url.split(['?', '#']).next().unwrap_or("");
         // Decoded as far as a `..` could hide (`%2e%2e`, `%2E.`); the table has no `%` paths.
-        let lowered = path.to_ascii_lowercase().replace("%2e", ".").replace("%2f", "/").replace("%5c", "\\");
+        let lowered = path
+            .to_ascii_lowercase()
+            .replace("%2e", ".")
+            .replace("%2f", "/")
+            .replace("%5c", "\\");
         if lowered.split(['/', '\\']).any(|seg| seg == "..") {
             return text(400, "bad request: paths with .. are refused");
         }
         match self.entries.get(path) {
-            Some(e) => Answer { status: 200, content_type: e.content_type, body: e.body.clone() },
+            Some(e) => Answer {
+                status: 200,
+                content_type: e.content_type,
+                body: e.body.clone(),
+            },
             None => text(404, "not found"),
         }
     }
@@ -77,8 +93,11 @@ impl Site {
 /// `localhost:PORT` (what the printed URL and a browser's address bar send).
 pub fn host_is_ours(host: &str, port: u16) -> bool {
     let host = host.trim();
-    let Some((name, p)) = host.rsplit_once(':') else { return false };
-    p.parse::<u16>().ok() == Some(port) && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"))
+    let Some((name, p)) = host.rsplit_once(':') else {
+        return false;
+    };
+    p.parse::<u16>().ok() == Some(port)
+        && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"))
 }
 
 /// A server bound to `127.0.0.1:port` (0: any free port).
@@ -92,7 +111,11 @@ impl Server {
     pub fn bind(port: u16) -> Result<Server, String> {
         let server = tiny_http::Server::http(("127.0.0.1", port))
             .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
-        let port = server.server_addr().to_ip().map(|a| a.port()).ok_or("the server has no IP address")?;
+        let port = server
+            .server_addr()
+            .to_ip()
+            .map(|a| a.port())
+            .ok_or("the server has no IP address")?;
         Ok(Server { server, port })
     }
 
@@ -104,10 +127,24 @@ impl Server {
     /// Answers requests until the process ends (Ctrl-C ends it, see `signals`).
     pub fn run(self, site: &Site) -> Result<(), String> {
         loop {
-            let request = self.server.recv().map_err(|e| format!("the server stopped: {e}"))?;
-            let host = request.headers().iter().find(|h| h.field.equiv("Host")).map(|h| h.value.as_str().to_string());
-            let answer = site.answer(request.method().as_str(), request.url(), host.as_deref(), self.port);
-            let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("valid header");
+            let request = self
+                .server
+                .recv()
+                .map_err(|e| format!("the server stopped: {e}"))?;
+            let host = request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv("Host"))
+                .map(|h| h.value.as_str().to_string());
+            let answer = site.answer(
+                request.method().as_str(),
+                request.url(),
+                host.as_deref(),
+                self.port,
+            );
+            let header = |k: &str, v: &str| {
+                tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("valid header")
+            };
             let length = answer.body.len();
             let headers = vec![
                 header("Content-Type", answer.content_type),
@@ -117,8 +154,9 @@ impl Server {
             // The body is shared, not copied: a dump can be hundreds of megabytes.
             let body = std::io::Cursor::new(Shared(answer.body));
             // With its length, not chunked (tiny_http chunks bodies over 32 KB by default).
-            let response = tiny_http::Response::new(answer.status.into(), headers, body, Some(length), None)
-                .with_chunked_threshold(usize::MAX);
+            let response =
+                tiny_http::Response::new(answer.status.into(), headers, body, Some(length), None)
+                    .with_chunked_threshold(usize::MAX);
             // A browser that left mid-answer is not an error of ours.
             let _ = request.respond(response);
         }
@@ -148,9 +186,22 @@ mod tests {
     #[test]
     fn only_our_host_is_answered() {
         let s = site();
-        assert_eq!(s.answer("GET", "/", Some("127.0.0.1:8123"), 8123).status, 200);
-        assert_eq!(s.answer("GET", "/", Some("localhost:8123"), 8123).status, 200);
-        for bad in [None, Some("evil.example:8123"), Some("127.0.0.1:8124"), Some("127.0.0.1"), Some("127.0.0.1.evil.example:8123"), Some("")] {
+        assert_eq!(
+            s.answer("GET", "/", Some("127.0.0.1:8123"), 8123).status,
+            200
+        );
+        assert_eq!(
+            s.answer("GET", "/", Some("localhost:8123"), 8123).status,
+            200
+        );
+        for bad in [
+            None,
+            Some("evil.example:8123"),
+            Some("127.0.0.1:8124"),
+            Some("127.0.0.1"),
+            Some("127.0.0.1.evil.example:8123"),
+            Some(""),
+        ] {
             let a = s.answer("GET", "/", bad, 8123);
             assert_eq!(a.status, 403, "{bad:?}");
             assert!(!a.body.starts_with(b"<html>"));
@@ -161,14 +212,34 @@ mod tests {
     fn only_known_paths_are_served() {
         let s = site();
         let host = Some("127.0.0.1:1");
-        assert_eq!(s.answer("GET", "/dumps/base-a.json", host, 1).body.as_slice(), b"{}");
+        assert_eq!(
+            s.answer("GET", "/dumps/base-a.json", host, 1)
+                .body
+                .as_slice(),
+            b"{}"
+        );
         assert_eq!(s.answer("GET", "/?x=1#y", host, 1).status, 200);
         assert_eq!(s.answer("HEAD", "/", host, 1).status, 200);
         assert_eq!(s.answer("POST", "/", host, 1).status, 405);
-        for missing in ["/dumps/", "/dumps", "/index.html", "/etc/passwd", "//", "/dumps/base-a.json/"] {
+        for missing in [
+            "/dumps/",
+            "/dumps",
+            "/index.html",
+            "/etc/passwd",
+            "//",
+            "/dumps/base-a.json/",
+        ] {
             assert_eq!(s.answer("GET", missing, host, 1).status, 404, "{missing}");
         }
-        for dots in ["/../etc/passwd", "/dumps/../dumps/base-a.json", "/%2e%2e/x", "/dumps/%2E./base-a.json", "/..%2fx", "/..\\x", "/.."] {
+        for dots in [
+            "/../etc/passwd",
+            "/dumps/../dumps/base-a.json",
+            "/%2e%2e/x",
+            "/dumps/%2E./base-a.json",
+            "/..%2fx",
+            "/..\\x",
+            "/..",
+        ] {
             assert_eq!(s.answer("GET", dots, host, 1).status, 400, "{dots}");
         }
     }
@@ -176,6 +247,10 @@ mod tests {
     #[test]
     fn hosts() {
         assert!(host_is_ours("127.0.0.1:80", 80) && host_is_ours("LOCALHOST:80", 80));
-        assert!(!host_is_ours("[::1]:80", 80) && !host_is_ours("127.0.0.2:80", 80) && !host_is_ours("127.0.0.1:080x", 80));
+        assert!(
+            !host_is_ours("[::1]:80", 80)
+                && !host_is_ours("127.0.0.2:80", 80)
+                && !host_is_ours("127.0.0.1:080x", 80)
+        );
     }
 }

@@ -43,18 +43,30 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
     for (side, path) in [("base", Some(&args.base)), ("head", args.head.as_ref())] {
         let Some(path) = path else { continue };
         let (url, bytes) = dump_entry(side, path)?;
-        let content_type = if bytes.starts_with(&[0x1f, 0x8b]) { "application/gzip" } else { "application/json" };
+        let content_type = if bytes.starts_with(&[0x1f, 0x8b]) {
+            "application/gzip"
+        } else {
+            "application/json"
+        };
         site.add(&format!("/{url}"), content_type, bytes);
         urls.push(url);
         names.push(display_path(path));
     }
-    site.add("/", "text/html; charset=utf-8", viewer::with_runs(&page, Runs::Urls(&urls), true).into_bytes());
+    site.add(
+        "/",
+        "text/html; charset=utf-8",
+        viewer::with_runs(&page, Runs::Urls(&urls), true).into_bytes(),
+    );
     drop(page);
     let server = Server::bind(args.port)?;
     let url = format!("http://127.0.0.1:{}/", server.port());
     let mut stdout = std::io::stdout().lock();
     // Names come from the command line; shown inert like every name.
-    let _ = writeln!(stdout, "specdiff view: {} at {url} (Ctrl-C stops)", crate::render::inert(&names.join(" → ")));
+    let _ = writeln!(
+        stdout,
+        "specdiff view: {} at {url} (Ctrl-C stops)",
+        crate::render::inert(&names.join(" → "))
+    );
     let _ = stdout.flush();
     drop(stdout);
     if !args.no_open {
@@ -68,13 +80,25 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
 /// Reads and checks one dump; its path on the server (`dumps/base-NAME`) and its bytes.
 fn dump_entry(side: &str, path: &Path) -> Result<(String, Vec<u8>), String> {
     load_dump(path)?;
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {}", display_path(path), plain_io_error(&e)))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!(
+            "{}: cannot read: {}",
+            display_path(path),
+            plain_io_error(&e)
+        )
+    })?;
     let name: String = path
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     Ok((format!("dumps/{side}-{name}"), bytes))
 }

@@ -53,9 +53,16 @@ pub enum Runs<'a> {
 pub fn with_runs(page: &str, runs: Runs<'_>, fetch_own_origin: bool) -> String {
     let (demo, key, hash) = match runs {
         Runs::Share(payload) => ("undefined".to_string(), "share", format!("share={payload}")),
-        Runs::Urls(urls) => (serde_json::to_string(urls).expect("strings serialize"), "demo", "demo".to_string()),
+        Runs::Urls(urls) => (
+            serde_json::to_string(urls).expect("strings serialize"),
+            "demo",
+            "demo".to_string(),
+        ),
     };
-    let start = page.find(DEMO_LINE).expect("page() checked the line is there") + DEMO_LINE.len();
+    let start = page
+        .find(DEMO_LINE)
+        .expect("page() checked the line is there")
+        + DEMO_LINE.len();
     let end = start + page[start..].find('\n').unwrap_or(page.len() - start);
     let mut out = String::with_capacity(page.len() + hash.len() + 512);
     out.push_str(&page[..start]);
@@ -85,7 +92,11 @@ pub fn report(base: &Dump, head: &Dump, diff: &DiffReport, full: bool) -> Result
         let urls = [base, head].map(|d| data_url(&gzip(&to_json(d))));
         with_runs(&page, Runs::Urls(&urls), false)
     } else {
-        with_runs(&page, Runs::Share(&link::report_payload(base, head, diff)), false)
+        with_runs(
+            &page,
+            Runs::Share(&link::report_payload(base, head, diff)),
+            false,
+        )
     })
 }
 
@@ -100,8 +111,15 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 fn data_url(bytes: &[u8]) -> String {
     let mut b64 = String::with_capacity(bytes.len() * 4 / 3 + 4);
     share::base64url_encode(bytes, &mut b64);
-    let mut out: String = b64.chars().map(|c| match c { '-' => '+', '_' => '/', c => c }).collect();
-    while out.len() % 4 != 0 {
+    let mut out: String = b64
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    while !out.len().is_multiple_of(4) {
         out.push('=');
     }
     format!("data:application/gzip;base64,{out}")
@@ -123,11 +141,30 @@ mod tests {
     #[test]
     fn runs_replace_the_demo_pair() {
         let share = with_runs(FAKE, Runs::Share("s1.abc"), false);
-        assert!(share.contains("globalThis.specdiffDemo = undefined;\nrest();"), "{share}");
-        assert!(share.contains("'#share=s1.abc'") && !share.contains("AAA") && !share.contains("'self'"), "{share}");
-        let urls = vec!["dumps/base-a.json".to_string(), "dumps/head-b.json".to_string()];
+        assert!(
+            share.contains("globalThis.specdiffDemo = undefined;\nrest();"),
+            "{share}"
+        );
+        assert!(
+            share.contains("'#share=s1.abc'")
+                && !share.contains("AAA")
+                && !share.contains("'self'"),
+            "{share}"
+        );
+        let urls = vec![
+            "dumps/base-a.json".to_string(),
+            "dumps/head-b.json".to_string(),
+        ];
         let view = with_runs(FAKE, Runs::Urls(&urls), true);
-        assert!(view.contains("globalThis.specdiffDemo = [\"dumps/base-a.json\",\"dumps/head-b.json\"];"), "{view}");
-        assert!(view.contains("connect-src 'self' blob: data:") && view.contains("'#demo'"), "{view}");
+        assert!(
+            view.contains(
+                "globalThis.specdiffDemo = [\"dumps/base-a.json\",\"dumps/head-b.json\"];"
+            ),
+            "{view}"
+        );
+        assert!(
+            view.contains("connect-src 'self' blob: data:") && view.contains("'#demo'"),
+            "{view}"
+        );
     }
 }

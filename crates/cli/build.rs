@@ -16,7 +16,9 @@ fn main() {
     );
     let dist = match std::env::var_os("SPECDIFF_VIEWER_DIST").filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
-        None => manifest.join("../../dist"),
+        // In this repository only: a packaged crate (crates.io, the sdist) has no workspace.
+        None if manifest.join("../../Cargo.toml").exists() => manifest.join("../../dist"),
+        None => manifest.join("no-viewer"),
     };
     let page = dist.join(PAGE);
     // A path that does not exist yet reruns this script on every build, so building the

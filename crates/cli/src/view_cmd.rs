@@ -9,7 +9,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::diff_cmd::load_dump;
+use specdiff_core::{read_dump, ReadLimits};
+
 use crate::output::{display_path, plain_io_error};
 use crate::serve::{Server, Site};
 use crate::viewer::{self, Runs};
@@ -79,26 +80,15 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
 
 /// Reads and checks one dump; its path on the server (`dumps/base-NAME`) and its bytes.
 fn dump_entry(side: &str, path: &Path) -> Result<(String, Vec<u8>), String> {
-    load_dump(path)?;
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!(
-            "{}: cannot read: {}",
-            display_path(path),
-            plain_io_error(&e)
-        )
-    })?;
+    let shown = display_path(path);
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {}", plain_io_error(&e)))?;
+    read_dump(&shown, &bytes, ReadLimits::default()).map_err(|e| e.to_string())?;
     let name: String = path
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default()
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
         .collect();
     Ok((format!("dumps/{side}-{name}"), bytes))
 }

@@ -60,6 +60,7 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
     );
     drop(page);
     let server = Server::bind(args.port)?;
+    crate::signals::say_on_stop("specdiff view: stopped");
     let url = format!("http://127.0.0.1:{}/", server.port());
     let mut stdout = std::io::stdout().lock();
     // Names come from the command line; shown inert like every name.

@@ -6,7 +6,9 @@
 #      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
 #      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
 #      Before that, the size budget: wasm + JS glue at most 312,000 bytes gzipped
-#      (docs/web.md, "Size budget").
+#      (docs/web.md, "Size budget"). Then the viewer the `specdiff` binary carries (built after
+#      dist/, so it embeds it): `specdiff view` on the same dumps, and the one-file report of
+#      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs).
 #   4. the hosted page: a build for the sub-path /specdiff/ (as GitHub Pages serves it), served
 #      there; dropped files, its share link, and `specdiff diff --link` links of the demo dumped
 #      under every interpreter present, compared with `specdiff diff --format json`
@@ -83,6 +85,11 @@ pystats=()
 [ -d "$root/../shared/data/pystats-3.11/base" ] && pystats=(--pystats "$root/../shared/data/pystats-3.11")
 node tests/e2e/e2e.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
   --offline dist/specdiff-offline.html --out "$out" "${pystats[@]}" 2>&1 | grep -v 'unexpected operator'
+status=${PIPESTATUS[0]}
+[ "$status" = 0 ] || exit "$status"
+target/release/specdiff diff --format json -o "$out/report.json" "$out/base.json" "$out/head.json"
+node tests/e2e/view.mjs --specdiff target/release/specdiff --base "$out/base.json" --head "$out/head.json" \
+  --report "$out/report.json" --out "$out" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchChromium, parseArgs, root } from './common.mjs';
+import { expectedRows, launchChromium, parseArgs, root, shownRows } from './common.mjs';
 
 const args = parseArgs();
 const url = args.url;
@@ -30,33 +30,6 @@ function check(ok, what) {
   if (!ok) failures++;
 }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The changed functions of a `specdiff diff --format json` report, as the list shows them; of
- *  a reduced link's, those whose specialization changed (code edits alone are left out). */
-function expectedRows(report, reduced) {
-  const share = (s) => (s.sites > 0 ? `${s.specialized}/${s.sites}` : '–');
-  const skip = reduced ? ['unchanged', 'added', 'removed'] : ['unchanged'];
-  return report.functions
-    .filter((f) => Object.entries(f.counts).some(([k, n]) => !skip.includes(k) && n > 0))
-    .map((f) => ({
-      key: `${f.module}:${f.qualname}`,
-      badges: Object.fromEntries(Object.entries(f.counts).filter(([k, n]) => k !== 'unchanged' && n > 0).sort()),
-      share: `${share(f.specialized_before)} → ${share(f.specialized_after)}`,
-    }))
-    .sort((a, b) => a.key.localeCompare(b.key));
-}
-
-/** The changed rows of the function list (the list is virtual: the demo's all fit on screen). */
-async function shownRows(page) {
-  await page.click('[data-tab=functions]');
-  await page.waitForSelector('.frow');
-  const rows = await page.$$eval('.frow:not(.unchanged)', (els) => els.map((el) => ({
-    key: el.dataset.key,
-    badges: Object.fromEntries([...el.querySelectorAll('.fbadges .badge')].map((b) => [b.dataset.class.replace(/[- ]/g, '_'), Number(b.textContent.replace(/\D/g, ''))]).sort()),
-    share: el.querySelector('.fshare').textContent,
-  })));
-  return rows.sort((a, b) => a.key.localeCompare(b.key));
-}
 
 /** The selected function's marked sites (class and opnames) and explanations. */
 async function functionView(page, key) {

@@ -30,6 +30,9 @@ pub enum Format {
     Markdown,
     /// The engine's report (docs/diff-format.md) plus `stats_diff` and `gate`.
     Json,
+    /// One self-contained HTML file: the web viewer with this diff inside (opens from
+    /// `file://`, makes no requests). The changed functions only, unless --full.
+    Html,
 }
 
 /// When to colour text output.
@@ -120,6 +123,10 @@ pub struct DiffArgs {
     /// it is set and not empty.
     #[arg(long, value_name = "BASE_URL")]
     pub link: Option<String>,
+
+    /// With --format html: both dumps whole in the file, not only the changed functions.
+    #[arg(long)]
+    pub full: bool,
 }
 
 fn parse_version(text: &str) -> Result<(u32, u32), String> {
@@ -187,6 +194,14 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     if let Some(dest) = &args.output {
         refuse_own_inputs(args, dest)?;
     }
+    let format = if args.json { Format::Json } else { args.format };
+    if args.full && format != Format::Html {
+        return Err("--full is for --format html (the whole dumps inside the report)".into());
+    }
+    // The viewer is in this binary only when it was built first: say so before any work.
+    if format == Format::Html {
+        crate::viewer::page()?;
+    }
     // Reserve the output first: an unwritable destination is reported before any work.
     let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
     link::base_url(args.link.as_deref())?;
@@ -220,11 +235,11 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         gate: gate.as_ref(),
         link: link.as_deref(),
     };
-    let format = if args.json { Format::Json } else { args.format };
     let bytes = match format {
         Format::Text => render::text::render(&input, use_color(args), args.all).into_bytes(),
         Format::Markdown => render::markdown::render(&input, render::markdown::GITHUB_COMMENT_LIMIT).into_bytes(),
         Format::Json => render::json::render(&input),
+        Format::Html => crate::viewer::report(&base, &head, &report, args.full)?.into_bytes(),
     };
     match pending {
         Some(out) => {

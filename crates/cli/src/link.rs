@@ -50,16 +50,28 @@ pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport)
 }
 
 fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    let note = |reduced: bool| ShareNote {
-        base_code_total: base.code.len(),
-        head_code_total: head.code.len(),
-        reduced,
-        comment: None,
-    };
-    let full = share::encode(&SharePayload { base: Some(base.clone()), head: Some(head.clone()), note: note(false) });
+    let note = note(base, head, false);
+    let full = share::encode(&SharePayload { base: Some(base.clone()), head: Some(head.clone()), note });
     if full.len() <= share::COMMENT_FRIENDLY_CHARS {
         return full;
     }
+    reduced_payload(base, head, report, MAX_KEPT_FUNCTIONS, share::COMMENT_FRIENDLY_CHARS)
+}
+
+/// The payload of the HTML report (`diff --format html`): always reduced to the changed
+/// functions, all of them as long as the payload stays under the longest link the page
+/// opens (`share::MAX_LINK_CHARS`).
+pub fn report_payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
+    reduced_payload(base, head, report, usize::MAX, share::MAX_LINK_CHARS)
+}
+
+fn note(base: &Dump, head: &Dump, reduced: bool) -> ShareNote {
+    ShareNote { base_code_total: base.code.len(), head_code_total: head.code.len(), reduced, comment: None }
+}
+
+/// Only the code objects of the functions whose specialization changed (worst first, at most
+/// `max_kept`), halved until the payload is at most `max_chars` long.
+fn reduced_payload(base: &Dump, head: &Dump, report: &DiffReport, max_kept: usize, max_chars: usize) -> String {
     let mut wanted: Vec<(u32, u32)> = report
         .functions
         .iter()
@@ -67,7 +79,7 @@ fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
         // removed by a code edit alone do not count).
         .filter(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed)
         .map(|f| (f.base_code, f.head_code))
-        .take(MAX_KEPT_FUNCTIONS)
+        .take(max_kept)
         .collect();
     loop {
         let kept = |pick: fn(&(u32, u32)) -> u32| wanted.iter().map(|w| pick(w) as usize).collect::<HashSet<usize>>();
@@ -75,10 +87,10 @@ fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
         let reduced = SharePayload {
             base: Some(share::reduce(base, |i, _| keep_base.contains(&i))),
             head: Some(share::reduce(head, |i, _| keep_head.contains(&i))),
-            note: note(true),
+            note: note(base, head, true),
         };
         let link = share::encode(&reduced);
-        if link.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
+        if link.len() <= max_chars || wanted.is_empty() {
             return link;
         }
         wanted.truncate(wanted.len() / 2);

@@ -1,5 +1,6 @@
 //! The `specdiff` command line: `dump` runs a program and records its adaptive bytecode,
-//! `diff` compares two dumps, `stats` imports raw pystats files.
+//! `diff` compares two dumps, `stats` imports raw pystats files, `view` serves the web viewer
+//! with dumps loaded.
 //!
 //! Exit codes (documented in the README): 0 success; 1 `diff --fail-on-regression` found a hot
 //! regression; 2 bad usage or bad input; for `dump`, the program's own status when it failed
@@ -15,8 +16,11 @@ mod output;
 mod platform;
 mod python;
 mod render;
+mod serve;
 mod signals;
 mod stats_cmd;
+mod view_cmd;
+mod viewer;
 
 use std::ffi::OsString;
 
@@ -66,6 +70,8 @@ enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Import raw pystats files (/tmp/py_stats/*.txt) into specdiff's stats format.
     Stats(stats_cmd::StatsArgs),
+    /// Open one or two dumps in the web viewer, served on 127.0.0.1 until Ctrl-C.
+    View(view_cmd::ViewArgs),
 }
 
 /// Puts a `--` after the program name of `dump`, so the program's own flags are not ours.
@@ -93,6 +99,7 @@ fn main() {
         Command::Dump(args) => dump_cmd::run(args).map(|o| o.exit_code),
         Command::Diff(args) => diff_cmd::run(args),
         Command::Stats(args) => stats_cmd::run(args).map(|()| 0),
+        Command::View(args) => view_cmd::run(args).map(|()| 0),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -16,6 +16,8 @@ use crate::platform;
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 static SUPERVISING: AtomicBool = AtomicBool::new(false);
 static LITTER: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// What to say instead of "stopped before finishing" (see [`say_on_stop`]).
+static STOP_MESSAGE: Mutex<Option<&'static str>> = Mutex::new(None);
 
 /// Starts watching for stop requests. Call once, first thing.
 pub fn install() {
@@ -36,11 +38,21 @@ fn on_request(sig: i32) {
             std::fs::remove_file(p)
         };
     }
-    eprintln!(
-        "specdiff: interrupted by {}; stopped before finishing, temporary files removed",
-        platform::stop_name(sig)
-    );
+    match *STOP_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some(message) => eprintln!("{message}"),
+        None => eprintln!(
+            "specdiff: interrupted by {}; stopped before finishing, temporary files removed",
+            platform::stop_name(sig)
+        ),
+    }
     std::process::exit(128 + sig);
+}
+
+/// For a command whose normal end is a stop request (`specdiff view` serves until Ctrl-C):
+/// the line to print then instead of "stopped before finishing". The exit code stays 128 +
+/// the signal number.
+pub fn say_on_stop(message: &'static str) {
+    *STOP_MESSAGE.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
 }
 
 /// While alive, stop requests are left to the caller ([`take`]) instead of ending specdiff.

@@ -72,13 +72,14 @@ pub async fn fetch_file(url: &str) -> Result<File, String> {
 }
 
 /// The demo pair: `demo/base.json` and `demo/head.json` next to the page (or the URLs in
-/// `globalThis.specdiffDemo = [base, head]`, which the offline single-file page sets).
+/// `globalThis.specdiffDemo = [base, head]`, which the offline single-file page sets, or
+/// `[base]` alone: `specdiff view BASE` serves one run).
 pub async fn fetch_demo() -> Result<Vec<File>, String> {
     let urls: Vec<String> = js_sys::Reflect::get(&js_sys::global(), &"specdiffDemo".into())
         .ok()
         .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
         .map(|a| a.iter().filter_map(|v| v.as_string()).collect())
-        .filter(|v: &Vec<String>| v.len() == 2)
+        .filter(|v: &Vec<String>| matches!(v.len(), 1 | 2))
         .unwrap_or_else(|| vec!["demo/base.json".into(), "demo/head.json".into()]);
     let mut files = Vec::new();
     for (i, url) in urls.iter().enumerate() {

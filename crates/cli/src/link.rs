@@ -1,21 +1,16 @@
 //! `specdiff diff --link BASE_URL`: the share link of a diff, opened by the hosted viewer at
 //! `BASE_URL` (`https://OWNER.github.io/REPO/`).
 //!
-//! The payload is `specdiff_core::share`'s, the codec the viewer's "share link" button uses,
-//! and it is chosen the same way: both dumps whole when the link fits a pull-request comment,
-//! otherwise only the code objects of the functions whose specialization changed (worst
-//! first), halved until it fits. The viewer decodes either with the same reader, so it shows the same rows.
+//! The payload is `specdiff_core::share`'s (`link_payload`), the codec the viewer's "share
+//! link" button uses: both dumps whole when small, otherwise the changed functions worst
+//! first up to `--link-cap`, with the sender's run-level numbers; `--redact` leaves source
+//! text out.
 
-use std::collections::HashSet;
-
-use specdiff_core::share::{self, ShareNote, SharePayload};
+use specdiff_core::share::{self, LinkOptions};
 use specdiff_core::{DiffReport, Dump};
 
 /// The environment variable `--link` falls back to, so CI sets the viewer's address once.
 pub const ENV: &str = "SPECDIFF_LINK_BASE";
-
-/// Changed functions kept at most in a reduced link (as the viewer's button keeps).
-const MAX_KEPT_FUNCTIONS: usize = 400;
 
 /// The viewer's address: `--link`'s value, else [`ENV`]'s when it is set and not empty (so a
 /// CI that sets it for every job can still run `specdiff diff` without a link by leaving it
@@ -44,45 +39,18 @@ pub fn parse_base(text: &str, origin: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
-/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s1.…`).
-pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    format!("{base_url}#share={}", payload(base, head, report))
+/// A share link and what it leaves out.
+pub struct Link {
+    /// `BASE_URL#share=s2.…`.
+    pub url: String,
+    /// "leaves out …" when it leaves anything out, for the rendered report.
+    pub note: Option<String>,
 }
 
-fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    let note = |reduced: bool| ShareNote {
-        base_code_total: base.code.len(),
-        head_code_total: head.code.len(),
-        reduced,
-        comment: None,
-    };
-    let full = share::encode(&SharePayload { base: Some(base.clone()), head: Some(head.clone()), note: note(false) });
-    if full.len() <= share::COMMENT_FRIENDLY_CHARS {
-        return full;
-    }
-    let mut wanted: Vec<(u32, u32)> = report
-        .functions
-        .iter()
-        // As the viewer's button: functions whose specialization changed (sites added or
-        // removed by a code edit alone do not count).
-        .filter(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed)
-        .map(|f| (f.base_code, f.head_code))
-        .take(MAX_KEPT_FUNCTIONS)
-        .collect();
-    loop {
-        let kept = |pick: fn(&(u32, u32)) -> u32| wanted.iter().map(|w| pick(w) as usize).collect::<HashSet<usize>>();
-        let (keep_base, keep_head) = (kept(|w| w.0), kept(|w| w.1));
-        let reduced = SharePayload {
-            base: Some(share::reduce(base, |i, _| keep_base.contains(&i))),
-            head: Some(share::reduce(head, |i, _| keep_head.contains(&i))),
-            note: note(true),
-        };
-        let link = share::encode(&reduced);
-        if link.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
-            return link;
-        }
-        wanted.truncate(wanted.len() / 2);
-    }
+/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s2.…`).
+pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> Link {
+    let (payload, note) = share::link_payload(base, head, report, options);
+    Link { url: format!("{base_url}#share={payload}"), note: share::left_out_sentence(&note) }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
+use specdiff_core::share::{self, ShareNote, SharedSummary};
 
 use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;
@@ -65,6 +66,9 @@ struct Analysis {
     mode: Mode,
     entries: Entries,
     summary: Summary,
+    /// The run-level numbers the overview shows (a share link's, when it carried them): a
+    /// link made of this view carries them on.
+    sent: Option<SharedSummary>,
 }
 
 /// The engine state.
@@ -74,6 +78,8 @@ pub struct Session {
     analysis: Option<Analysis>,
     /// Makes and opens share links (the browser's compressor in the viewer).
     compression: Box<dyn Compression>,
+    /// The note of the share link the loaded runs came from, until other runs are loaded.
+    opened: Option<ShareNote>,
 }
 
 impl std::fmt::Debug for Session {
@@ -85,7 +91,7 @@ impl std::fmt::Debug for Session {
 impl Session {
     /// An empty session whose share links go through `compression`.
     pub fn new(compression: Box<dyn Compression>) -> Session {
-        Session { sides: Default::default(), generation: 0, analysis: None, compression }
+        Session { sides: Default::default(), generation: 0, analysis: None, compression, opened: None }
     }
 
     /// The run on `side`.
@@ -99,6 +105,7 @@ impl Session {
     pub async fn handle(&mut self, request: Request, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
         match request {
             Request::Load { side } => {
+                self.opened = None;
                 self.load(side, files, out);
                 self.refresh(out);
             }
@@ -107,11 +114,13 @@ impl Session {
                 self.refresh(out);
             }
             Request::Clear { side } => {
+                self.opened = None;
                 self.sides[side.index()] = None;
                 out(Response::Cleared { side });
                 self.refresh(out);
             }
             Request::Swap => {
+                self.opened = None;
                 self.sides.swap(0, 1);
                 for side in Side::BOTH {
                     match &self.sides[side.index()] {
@@ -151,15 +160,19 @@ impl Session {
                 let keys = &self.run(*side).unwrap().keys;
                 summary.mode = Mode::Single(*side);
                 let entries = summary::single_summary(&pair, keys, *side, &mut summary);
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty(), sent: None });
             }
             [(_, b), (_, h)] => {
                 out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
                 let mut pair = Pair::new(b.clone(), h.clone());
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
-                let entries = summary::diff_summary(&mut pair, bk, hk, &mut summary);
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
+                let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
+                let (entries, shown) = summary::diff_summary(&mut pair, bk, hk, sent, &mut summary);
+                if let Some(text) = self.opened.as_ref().and_then(share::left_out_sentence) {
+                    summary.warnings.push(format!("the share link {text}"));
+                }
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty(), sent: Some(shown) });
             }
             _ => unreachable!("two sides at most"),
         }

@@ -74,6 +74,8 @@ impl Session {
                         }
                     }
                 }
+                // Kept until other runs are loaded: `refresh` shows its summary and omissions.
+                self.opened = Some(note);
             }
             Err(message) => out(Response::Failed { side: None, message }),
         }
@@ -92,15 +94,31 @@ impl Session {
         if base.is_none() && head.is_none() {
             return Response::Failed { side: None, message: "nothing to share: load a dump first".into() };
         }
-        let totals = (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len()));
-        let note =
-            |reduced: bool| ShareNote { base_code_total: totals.0, head_code_total: totals.1, reduced, comment: focus.map(str::to_string) };
-        let full = SharePayload { base: base.as_deref().cloned(), head: head.as_deref().cloned(), note: note(false) };
+        // A view opened from a link passes on the sender's totals, numbers and omissions.
+        let opened = self.opened.as_ref();
+        let totals = match opened {
+            Some(n) => (n.base_code_total, n.head_code_total),
+            None => (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len())),
+        };
+        let sent = self.analysis.as_ref().and_then(|a| a.sent.clone());
+        let left_before = opened.map_or(0, |n| n.left_out);
+        let note = |reduced: bool, left_out: usize| ShareNote {
+            base_code_total: totals.0,
+            head_code_total: totals.1,
+            reduced: reduced || opened.is_some_and(|n| n.reduced),
+            comment: focus.map(str::to_string),
+            summary: sent.clone(),
+            left_out: left_before + left_out,
+            redacted: opened.is_some_and(|n| n.redacted),
+        };
+        // Whole, but through `reduce` as the CLI's: what no view reads is left out.
+        let whole = |d: &Option<Rc<Dump>>| d.as_ref().map(|d| share::reduce(d, |_, _| true));
+        let full = SharePayload { base: whole(&base), head: whole(&head), note: note(false, 0) };
         let payload = match encode(full).await {
             Ok(p) => p,
             Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
         };
-        if payload.len() <= share::COMMENT_FRIENDLY_CHARS {
+        if payload.len() <= share::TYPICAL_CHARS {
             return Response::ShareLink { payload, note: None };
         }
         // Too long for a PR comment: keep the changed functions (for one run: the ranked ones)
@@ -121,6 +139,7 @@ impl Session {
             })
             .map(|r| r.key.as_str())
             .collect();
+        let all = wanted.len();
         wanted.truncate(400);
         loop {
             // Code objects to keep, per side (one run: both entries index that run's dump).
@@ -148,17 +167,20 @@ impl Session {
                 (reduce(&base, &keep[0]), reduce(&head, &keep[1]))
             };
             let kept = rh.as_ref().or(rb.as_ref()).map_or(0, |d| d.code.len());
-            let p = SharePayload { base: rb, head: rh, note: note(true) };
+            let p = SharePayload { base: rb, head: rh, note: note(true, all - wanted.len()) };
             let payload = match encode(p).await {
                 Ok(p) => p,
                 Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
             };
-            if payload.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
+            if payload.len() <= share::DEFAULT_CAP_CHARS || wanted.is_empty() {
                 let mut text = format!(
                     "reduced to {} of {} code objects (the changed ones) to keep the link short",
                     grouped(kept as u64),
                     grouped(totals.0.max(totals.1) as u64)
                 );
+                if all > wanted.len() {
+                    text.push_str(&format!("; leaves out {} changed functions", grouped((all - wanted.len()) as u64)));
+                }
                 if payload.len() > share::COMMENT_FRIENDLY_CHARS {
                     text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
                 }

@@ -28,6 +28,7 @@ use crate::report::types::{RunRef, RunSummary};
 
 mod pick;
 mod reduce;
+mod summary;
 #[cfg(feature = "share-flate")]
 pub use pick::{link_payload, LinkOptions};
 pub use pick::{left_out_sentence, shared_summary, wanted};
@@ -101,8 +102,9 @@ pub struct ShareNote {
     pub redacted: bool,
 }
 
-/// The run-level part of the sender's diff report: what the overview shows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The run-level part of the sender's diff report: what the overview shows. In the note it is
+/// two flat lists (`summary.rs`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct SharedSummary {
     /// The base run as the report names it (code objects, samples …).
     pub base: RunRef,
@@ -226,18 +228,7 @@ pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputE
         Some((nl, nl + 1))
     };
     let (nl, skip) = line(rest).ok_or_else(cut)?;
-    let mut note: ShareNote = serde_json::from_slice(&rest[..nl]).map_err(|_| not_share())?;
-    if let Some(sent) = &mut note.summary {
-        // Shares are ratios of the counts: recomputed, they are the sender's to the last bit
-        // (JSON's shortest float text need not read back to the same f64), and a forged
-        // share cannot disagree with its counts.
-        let s = &mut sent.summary;
-        for share in [&mut s.base, &mut s.head].into_iter().chain(s.families.iter_mut().flat_map(|f| [&mut f.base, &mut f.head])) {
-            let counts = *share;
-            *share = Default::default();
-            share.merge(&counts);
-        }
-    }
+    let note: ShareNote = serde_json::from_slice(&rest[..nl]).map_err(|_| not_share())?;
     let mut rest = &rest[skip..];
     let mut dumps = [None, None];
     for (i, side) in ["base", "head"].iter().enumerate() {

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
-use specdiff_core::share::{self, ShareNote, SharedSummary};
+use specdiff_core::share::ShareNote;
 
 use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;
@@ -66,9 +66,6 @@ struct Analysis {
     mode: Mode,
     entries: Entries,
     summary: Summary,
-    /// The run-level numbers the overview shows (a share link's, when it carried them): a
-    /// link made of this view carries them on.
-    sent: Option<SharedSummary>,
 }
 
 /// The engine state.
@@ -160,7 +157,7 @@ impl Session {
                 let keys = &self.run(*side).unwrap().keys;
                 summary.mode = Mode::Single(*side);
                 let entries = summary::single_summary(&pair, keys, *side, &mut summary);
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty(), sent: None });
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             [(_, b), (_, h)] => {
                 out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
@@ -168,11 +165,8 @@ impl Session {
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
                 let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
-                let (entries, shown) = summary::diff_summary(&mut pair, bk, hk, sent, &mut summary);
-                if let Some(text) = self.opened.as_ref().and_then(share::left_out_sentence) {
-                    summary.warnings.push(format!("the share link {text}"));
-                }
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty(), sent: Some(shown) });
+                let entries = summary::diff_summary(&mut pair, bk, hk, sent, &mut summary);
+                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),
         }

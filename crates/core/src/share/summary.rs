@@ -1,11 +1,12 @@
-//! How [`SharedSummary`] travels in a link's note: as two flat lists, the strings and the
-//! integers (the similarity as its f64 bits), not as nested JSON objects. Reading nested
-//! objects would need a serde visitor per struct in the viewer's wasm (several KB against its
-//! size budget); the lists reuse the readers of `Vec<String>` and `Vec<u64>` the dump reader
-//! has already. Shares are recomputed from their counts, so they are the sender's to the bit.
+//! How [`SharedSummary`] travels in a link's note: as one flat list of strings, the texts
+//! then the integers in decimal (the similarity as its f64 bits), not as nested JSON
+//! objects. Reading nested objects would need a serde visitor per struct in the viewer's wasm
+//! (several KB against its size budget); a list of strings reuses the reader the viewer has. Shares are recomputed from their counts, so they are the sender's to the bit.
 
 use serde::de::Error;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer};
+#[cfg(not(target_arch = "wasm32"))]
+use serde::{Serialize, Serializer};
 
 use super::SharedSummary;
 use crate::report::summary::{FamilyCount, KindCounts, Share};
@@ -16,14 +17,15 @@ const RUN_INTS: usize = 4;
 /// Integers before the families: two runs, five counts, ten kinds, two shares, similarity.
 const FIXED_INTS: usize = 2 * RUN_INTS + 5 + 10 + 4 + 1;
 
-fn share(sites: u64, specialized: u64) -> Share {
+fn share(sites: u32, specialized: u32) -> Share {
     let mut s = Share::default();
-    s.merge(&Share { sites: sites as u32, specialized: specialized as u32, share: 0.0 });
+    s.merge(&Share { sites, specialized, share: 0.0 });
     s
 }
 
 impl SharedSummary {
     /// The two lists (see the module docs).
+    #[cfg(not(target_arch = "wasm32"))]
     fn to_wire(&self) -> (Vec<String>, Vec<u64>) {
         let s = &self.summary;
         let mut strings = Vec::new();
@@ -47,67 +49,64 @@ impl SharedSummary {
         (strings, ints)
     }
 
-    /// The summary of two lists, `None` when they do not fit together (a forged note).
+    /// The summary of two lists, `None` when they do not fit together (a forged note). Read
+    /// in order from iterators, not by index: no bounds check (and its panic path) per field.
     fn from_wire(strings: Vec<String>, ints: Vec<u64>) -> Option<SharedSummary> {
         let families = strings.len().checked_sub(6)?;
         if ints.len() != FIXED_INTS + 4 * families || ints.iter().take(FIXED_INTS - 1).any(|&n| n > u32::MAX as u64) {
             return None;
         }
         let mut strings = strings.into_iter();
-        let mut next_str = || strings.next().unwrap_or_default();
-        let mut run = |i: &[u64]| RunRef {
-            label: next_str(),
-            python: next_str(),
-            sampler: next_str(),
-            version: (i[0] as u32, i[1] as u32),
-            samples: i[2],
-            code_objects: i[3] as u32,
+        let mut ints = ints.into_iter();
+        let mut text = || strings.next().unwrap_or_default();
+        let mut int = || ints.next().unwrap_or_default();
+        let mut run = |int: &mut dyn FnMut() -> u64| RunRef {
+            label: text(),
+            python: text(),
+            sampler: text(),
+            version: (int() as u32, int() as u32),
+            samples: int(),
+            code_objects: int() as u32,
         };
-        let (base, head) = (run(&ints[..RUN_INTS]), run(&ints[RUN_INTS..2 * RUN_INTS]));
-        let n = &ints[2 * RUN_INTS..];
-        let u = |i: usize| n[i] as u32;
+        let (base, head) = (run(&mut int), run(&mut int));
+        let (matched, changed, added, removed, regressions) = (int() as u32, int() as u32, int() as u32, int() as u32, int() as u32);
         let counts = KindCounts {
-            lost: u(5),
-            missing: u(6),
-            backed_off: u(7),
-            churning: u(8),
-            changed: u(9),
-            gained: u(10),
-            added: u(11),
-            removed: u(12),
-            minor: u(13),
-            unchanged: u(14),
+            lost: int() as u32,
+            missing: int() as u32,
+            backed_off: int() as u32,
+            churning: int() as u32,
+            changed: int() as u32,
+            gained: int() as u32,
+            added: int() as u32,
+            removed: int() as u32,
+            minor: int() as u32,
+            unchanged: int() as u32,
         };
-        let families = n[20..]
-            .chunks_exact(4)
-            .zip(strings)
-            .map(|(c, family)| FamilyCount { family, base: share(c[0], c[1]), head: share(c[2], c[3]) })
-            .collect();
-        let summary = RunSummary {
-            matched: u(0),
-            changed: u(1),
-            added: u(2),
-            removed: u(3),
-            regressions: u(4),
-            counts,
-            base: share(n[15], n[16]),
-            head: share(n[17], n[18]),
-            families,
-            similarity: f64::from_bits(n[19]),
-        };
+        let (b, h) = (share(int() as u32, int() as u32), share(int() as u32, int() as u32));
+        let similarity = f64::from_bits(int());
+        let families = (0..families).map(|_| FamilyCount { family: text(), base: share(int() as u32, int() as u32), head: share(int() as u32, int() as u32) }).collect();
+        let summary = RunSummary { matched, changed, added, removed, regressions, counts, base: b, head: h, families, similarity };
         Some(SharedSummary { base, head, summary })
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Serialize for SharedSummary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_wire().serialize(s)
+        let (mut strings, ints) = self.to_wire();
+        strings.extend(ints.iter().map(u64::to_string));
+        strings.serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for SharedSummary {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (strings, ints) = <(Vec<String>, Vec<u64>)>::deserialize(d)?;
-        SharedSummary::from_wire(strings, ints).ok_or_else(|| D::Error::custom("the run summary's lists do not fit"))
+        let mut strings = Vec::<String>::deserialize(d)?;
+        // 6 + F strings, then FIXED_INTS + 4 F integers.
+        let families = strings.len().saturating_sub(6 + FIXED_INTS) / 5;
+        let ints = strings.split_off((6 + families).min(strings.len()));
+        let ints: Option<Vec<u64>> = ints.iter().map(|n| n.parse().ok()).collect();
+        ints.and_then(|ints| SharedSummary::from_wire(strings, ints))
+            .ok_or_else(|| D::Error::custom("the run summary does not fit together"))
     }
 }

@@ -58,10 +58,12 @@ impl Session {
                         Some(d) => {
                             let mut info = side_info(&format!("{} (share link)", side.name()), Some(&d), &[]);
                             if note.reduced {
+                                // What the link leaves out, said on each run's card.
                                 info.note = Some(format!(
-                                    "share link: {} of {} code objects (the changed ones)",
+                                    "share link: {} of {} code objects (the changed ones); leaves out {} changed function(s)",
                                     grouped(d.code.len() as u64),
-                                    grouped(total as u64)
+                                    grouped(total as u64),
+                                    note.left_out,
                                 ));
                             }
                             let run = Run::new(info, Some(d), None);
@@ -100,19 +102,19 @@ impl Session {
             Some(n) => (n.base_code_total, n.head_code_total),
             None => (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len())),
         };
-        let sent = self.analysis.as_ref().and_then(|a| a.sent.clone());
         let left_before = opened.map_or(0, |n| n.left_out);
         let note = |reduced: bool, left_out: usize| ShareNote {
             base_code_total: totals.0,
             head_code_total: totals.1,
             reduced: reduced || opened.is_some_and(|n| n.reduced),
             comment: focus.map(str::to_string),
-            summary: sent.clone(),
+            // Not written by the wasm (see `ShareNote::summary`).
+            summary: None,
             left_out: left_before + left_out,
             redacted: opened.is_some_and(|n| n.redacted),
         };
         // Whole, but through `reduce` as the CLI's: what no view reads is left out.
-        let whole = |d: &Option<Rc<Dump>>| d.as_ref().map(|d| share::reduce(d, |_, _| true));
+        let whole = |d: &Option<Rc<Dump>>| keep_only(d, None);
         let full = SharePayload { base: whole(&base), head: whole(&head), note: note(false, 0) };
         let payload = match encode(full).await {
             Ok(p) => p,
@@ -159,8 +161,7 @@ impl Session {
                     mark(1, h);
                 }
             }
-            let reduce =
-                |d: &Option<Rc<Dump>>, keep: &[bool]| d.as_ref().map(|d| share::reduce(d, |i, _| keep.get(i).copied().unwrap_or(false)));
+            let reduce = |d: &Option<Rc<Dump>>, keep: &[bool]| keep_only(d, Some(keep));
             let (rb, rh) = if a.mode == Mode::Single(Side::Head) {
                 (None, reduce(&head, &keep[0]))
             } else {
@@ -178,9 +179,6 @@ impl Session {
                     grouped(kept as u64),
                     grouped(totals.0.max(totals.1) as u64)
                 );
-                if all > wanted.len() {
-                    text.push_str(&format!("; leaves out {} changed functions", grouped((all - wanted.len()) as u64)));
-                }
                 if payload.len() > share::COMMENT_FRIENDLY_CHARS {
                     text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
                 }
@@ -190,4 +188,10 @@ impl Session {
             wanted.truncate(n);
         }
     }
+}
+
+/// `share::reduce` of `dump` to the code objects `keep` marks (all of them for `None`). One
+/// closure type for both: each is a copy of `reduce` in the wasm.
+fn keep_only(dump: &Option<Rc<Dump>>, keep: Option<&[bool]>) -> Option<Dump> {
+    dump.as_ref().map(|d| share::reduce(d, |i, _| keep.map_or(true, |k| k.get(i).copied().unwrap_or(false))))
 }

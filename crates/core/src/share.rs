@@ -461,7 +461,8 @@ mod tests {
         assert_eq!(note.summary.as_ref().unwrap(), &shared_summary(&report));
         // The carried dumps diff to the same changed functions, sites and kinds.
         let again = demo_report(p.base.as_ref().unwrap(), p.head.as_ref().unwrap());
-        let rows = |r: &crate::report::DiffReport| -> Vec<(String, Vec<(Option<u32>, Option<u32>, String)>)> {
+        type Sites = Vec<(Option<u32>, Option<u32>, String)>;
+        let rows = |r: &crate::report::DiffReport| -> Vec<(String, Sites)> {
             r.functions
                 .iter()
                 .map(|f| (f.qualname.clone(), f.changes.iter().map(|c| (c.base_offset, c.head_offset, format!("{:?}", c.kind))).collect()))

@@ -146,7 +146,7 @@ pub fn redact(dump: &Dump) -> Dump {
         }
     }
     // Longest first, so a path is not cut by a shorter one it starts with.
-    renames.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    renames.sort_by_key(|r| std::cmp::Reverse(r.0.len()));
     for s in &mut d.strings {
         for (long, short) in &renames {
             if s.contains(long.as_str()) {

@@ -193,5 +193,5 @@ impl Session {
 /// `share::reduce` of `dump` to the code objects `keep` marks (all of them for `None`). One
 /// closure type for both: each is a copy of `reduce` in the wasm.
 fn keep_only(dump: &Option<Rc<Dump>>, keep: Option<&[bool]>) -> Option<Dump> {
-    dump.as_ref().map(|d| share::reduce(d, |i, _| keep.map_or(true, |k| k.get(i).copied().unwrap_or(false))))
+    dump.as_ref().map(|d| share::reduce(d, |i, _| keep.is_none_or(|k| k.get(i).copied().unwrap_or(false))))
 }

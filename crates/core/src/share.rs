@@ -1,21 +1,23 @@
 //! Share links: two runs (or a reduced form of them) packed into one URL-safe string that the
-//! web viewer puts in its URL hash (`#share=s1.…`), so a diff can be pasted into a pull request.
+//! web viewer puts in its URL hash (`#share=s2.…`), so a diff can be pasted into a pull request.
 //!
-//! Format of a link payload, version 1:
+//! Format of a link payload, version 2 (version 1, `s1.` / `specdiff-share 1`, still opens):
 //!
 //! ```text
-//! "s1." + base64url( raw DEFLATE( body ) )                       (base64url without padding)
-//! body = "specdiff-share 1\n"
+//! "s2." + base64url( raw DEFLATE( body ) )                       (base64url without padding)
+//! body = "specdiff-share 2\n"
 //!        <ShareNote as JSON> "\n"
 //!        <byte length of the base dump, decimal> "\n" <base dump JSON>
 //!        <byte length of the head dump, decimal> "\n" <head dump JSON>
 //! ```
 //!
-//! The dumps are in the ordinary dump format (see `docs/dump-format.md`), usually reduced with
-//! [`reduce`] to the code objects worth showing; a length of 0 means "no run on that side". The
-//! [`ShareNote`] says how much was left out. Decoding reads each dump with the dump reader
+//! The dumps are in the ordinary dump format (see `docs/dump-format.md`), always through
+//! [`reduce`] (to the code objects worth showing, without what no view reads); a length of 0
+//! means "no run on that side". The [`ShareNote`] says how much was left out and carries the
+//! sender's run-level numbers ([`SharedSummary`], written by `summary.rs`). What a CLI link
+//! carries under its cap is `pick.rs`'s choice. Decoding reads each dump with the dump reader
 //! (every check it makes applies), and limits the link length ([`MAX_LINK_CHARS`]) and the
-//! decompressed size (the caller's [`ReadLimits`]).
+//! decompressed size (the caller's [`ReadLimits`], at most [`MAX_BODY_BYTES`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -122,7 +124,7 @@ pub struct SharedSummary {
 const MAGIC: &str = "specdiff-share 2\n";
 const MAGIC_V1: &str = "specdiff-share 1\n";
 
-/// Packs `payload` into a link payload string (`"s1.…"`): [`pack`] of [`deflate`] of [`body`].
+/// Packs `payload` into a link payload string (`"s2.…"`): [`pack`] of [`deflate`] of [`body`].
 #[cfg(feature = "share-flate")]
 pub fn encode(payload: &SharePayload) -> String {
     pack(&deflate(&body(payload)))

@@ -561,6 +561,19 @@ mod tests {
         assert!(m.contains("ends early"), "{m}");
         let m = one_line(decode(&forged("-1\n"), l)).unwrap();
         assert!(m.contains("not a specdiff share"), "{m}");
+        // A run summary whose lists do not fit together, or with a count past u32.
+        for summary in [r#"["a"]"#, r#"["a","b","c","d","e","f","1"]"#, r#"[1,2]"#] {
+            let body = format!("{MAGIC}{{\"base_code_total\":0,\"head_code_total\":0,\"reduced\":false,\"summary\":{summary}}}\n0\n0\n");
+            let m = one_line(decode(&pack(&deflate(body.as_bytes())), l)).unwrap();
+            assert!(m.contains("not a specdiff share"), "{m}");
+        }
+        let (_, note) = link_payload(&base, &head, &report, LinkOptions { cap: DEFAULT_CAP_CHARS, redact: false });
+        let mut fields = serde_json::to_value(&note.summary).unwrap();
+        let ints = fields.as_array_mut().unwrap();
+        let at = ints.len() - 1;
+        ints[at] = serde_json::json!("99999999999999999999999");
+        let body = format!("{MAGIC}{{\"base_code_total\":0,\"head_code_total\":0,\"reduced\":false,\"summary\":{fields}}}\n0\n0\n");
+        assert!(one_line(decode(&pack(&deflate(body.as_bytes())), l)).unwrap().contains("not a specdiff share"));
         let huge_note = format!("{}{{\"base_code_total\":1e400}}\n0\n0\n", MAGIC);
         assert!(one_line(decode(&pack(&deflate(huge_note.as_bytes())), l)).is_some());
     }

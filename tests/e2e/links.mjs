@@ -168,18 +168,20 @@ try {
     }
     check(c.link.startsWith(url + '#share=s2.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
     // The CLI's link, with the tab and function the button's link carries.
-    const shared = await open(`${c.link}&tab=functions&fn=${encodeURIComponent(key)}`);
-    const view = await functionView(shared, key);
+    // The function to select: dot_sum for the demo, the report's first for other pairs (`fn`).
+    const fnKey = c.fn ?? key;
+    const shared = await open(`${c.link}&tab=functions&fn=${encodeURIComponent(fnKey)}`);
+    const view = await functionView(shared, fnKey);
     // Rows of matched functions (a whole link also lists the functions only one run has).
     const matched = new Set(report.functions.map((f) => `${f.module}:${f.qualname}`));
     const rows = (await shownRows(shared)).filter((r) => matched.has(r.key));
     const reduced = await shared.evaluate(() => document.body.textContent.includes('share link: '));
     const want = expectedRows(report, reduced);
     check(same(rows, want), `CPython ${c.python}: the ${reduced ? 'reduced ' : ''}link shows the JSON report's rows (${rows.map((r) => r.key).join(', ')})${same(rows, want) ? '' : `\n     shown ${JSON.stringify(rows)}\n     want  ${JSON.stringify(want)}`}`);
-    const fn = report.functions.find((f) => `${f.module}:${f.qualname}` === key);
+    const fn = report.functions.find((f) => `${f.module}:${f.qualname}` === fnKey);
     const explanations = fn.changes.map((ch) => ch.explanation).filter(Boolean);
     const shownExplanations = view.filter((t) => t.startsWith('↳ ')).map((t) => t.slice(2));
-    check(same(shownExplanations.sort(), [...explanations].sort()), `CPython ${c.python}: dot_sum's explanations are the report's (${shownExplanations.length})`);
+    check(same(shownExplanations.sort(), [...explanations].sort()), `CPython ${c.python}: ${fnKey}'s explanations are the report's (${shownExplanations.length})`);
     const numbers = await overviewNumbers(shared);
     const wantNumbers = expectedNumbers(report);
     const gotNumbers = Object.fromEntries(Object.keys(wantNumbers).map((k) => [k, numbersOf(numbers[k] ?? [])]));

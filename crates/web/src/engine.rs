@@ -13,6 +13,8 @@ use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
 use specdiff_core::share::ShareNote;
+#[cfg(test)]
+use specdiff_core::share;
 
 use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;
@@ -381,6 +383,40 @@ mod tests {
         // Same dump twice: nothing changed.
         let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b2.json", dump_json(&["f", "g"], true, "2026-01-02T00:00:00Z"))]);
         assert!(summary_of(&v).rows.iter().all(|r| !r.is_changed()));
+    }
+
+    #[test]
+    fn a_cli_link_shows_the_senders_numbers_and_what_it_leaves_out() {
+        // The recorded demo pair (real CPython 3.11 runs), linked by the CLI's code with a cap
+        // that leaves functions out: the overview shows the sender's whole-run numbers, not
+        // the kept code objects', and each run's card says how many functions were left out.
+        let read = |f: &str| {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f;
+            specdiff_core::read_dump(f, &std::fs::read(path).unwrap(), ReadLimits::default()).unwrap()
+        };
+        let (base, head) = (read("base.json"), read("head.json"));
+        let report = specdiff_core::diff_dumps(&base, &head, &Default::default()).unwrap();
+        let full = specdiff_core::share::link_payload(&base, &head, &report, share::LinkOptions { cap: usize::MAX, redact: false }).0;
+        let (payload, note) = (1..10)
+            .rev()
+            .map(|tenths| specdiff_core::share::link_payload(&base, &head, &report, share::LinkOptions { cap: full.len() * tenths / 10, redact: false }))
+            .find(|(_, n)| n.left_out > 0)
+            .expect("some cap leaves a function out");
+        let mut s = session();
+        let v = collect(&mut s, Request::OpenShare { payload }, vec![]);
+        let sum = summary_of(&v);
+        let metric = |label: &str| sum.overview.metrics.iter().find(|m| m.label == label).unwrap().clone();
+        let objects = metric("code objects");
+        assert_eq!((objects.base.unwrap(), objects.head.unwrap()), (base.code.len().to_string(), head.code.len().to_string()));
+        assert!(s.run(Side::Head).unwrap().dump.as_ref().unwrap().code.len() < head.code.len());
+        let sites = metric("specialization sites");
+        assert_eq!(sites.head.unwrap(), report.summary.head.sites.to_string());
+        let card = s.run(Side::Head).unwrap().info.note.clone().unwrap();
+        assert!(card.contains(&format!("leaves out {} changed function", note.left_out)), "{card}");
+        // Other runs loaded afterwards forget the link's numbers.
+        let v = collect(&mut s, Request::Swap, vec![]);
+        let objects = summary_of(&v).overview.metrics.iter().find(|m| m.label == "code objects").unwrap().clone();
+        assert_ne!(objects.head.unwrap(), base.code.len().to_string());
     }
 
     #[test]

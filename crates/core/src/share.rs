@@ -574,6 +574,13 @@ mod tests {
         ints[at] = serde_json::json!("99999999999999999999999");
         let body = format!("{MAGIC}{{\"base_code_total\":0,\"head_code_total\":0,\"reduced\":false,\"summary\":{fields}}}\n0\n0\n");
         assert!(one_line(decode(&pack(&deflate(body.as_bytes())), l)).unwrap().contains("not a specdiff share"));
+        // A similarity that is not a number (it would not equal itself when read back).
+        let mut fields = serde_json::to_value(&note.summary).unwrap();
+        let strings = 6 + note.summary.as_ref().unwrap().summary.families.len();
+        // (The similarity is the 28th integer: 8 of the runs, 5 counts, 10 kinds, 4 share counts.)
+        fields.as_array_mut().unwrap()[strings + 27] = serde_json::json!(f64::NAN.to_bits().to_string());
+        let body = format!("{MAGIC}{{\"base_code_total\":0,\"head_code_total\":0,\"reduced\":false,\"summary\":{fields}}}\n0\n0\n");
+        assert!(one_line(decode(&pack(&deflate(body.as_bytes())), l)).unwrap().contains("not a specdiff share"));
         let huge_note = format!("{}{{\"base_code_total\":1e400}}\n0\n0\n", MAGIC);
         assert!(one_line(decode(&pack(&deflate(huge_note.as_bytes())), l)).is_some());
     }

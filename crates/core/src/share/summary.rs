@@ -53,7 +53,11 @@ impl SharedSummary {
     /// in order from iterators, not by index: no bounds check (and its panic path) per field.
     fn from_wire(strings: Vec<String>, ints: Vec<u64>) -> Option<SharedSummary> {
         let families = strings.len().checked_sub(6)?;
-        if ints.len() != FIXED_INTS + 4 * families || ints.iter().take(FIXED_INTS - 1).any(|&n| n > u32::MAX as u64) {
+        // Every integer but the similarity's bits is a count that fits a u32 (samples too, in
+        // practice); the similarity is a finite number (a NaN would not equal itself).
+        let similarity = f64::from_bits(*ints.get(FIXED_INTS - 1)?);
+        let counts_fit = ints.iter().enumerate().all(|(i, &n)| i == FIXED_INTS - 1 || n <= u32::MAX as u64);
+        if ints.len() != FIXED_INTS + 4 * families || !counts_fit || !similarity.is_finite() {
             return None;
         }
         let mut strings = strings.into_iter();
@@ -83,7 +87,7 @@ impl SharedSummary {
             unchanged: int() as u32,
         };
         let (b, h) = (share(int() as u32, int() as u32), share(int() as u32, int() as u32));
-        let similarity = f64::from_bits(int());
+        int();
         let families = (0..families).map(|_| FamilyCount { family: text(), base: share(int() as u32, int() as u32), head: share(int() as u32, int() as u32) }).collect();
         let summary = RunSummary { matched, changed, added, removed, regressions, counts, base: b, head: h, families, similarity };
         Some(SharedSummary { base, head, summary })

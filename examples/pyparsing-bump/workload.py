@@ -1,6 +1,6 @@
 """A small, realistic pyparsing workload: an arithmetic grammar and a key=value config
 grammar, each parsing a few hundred inputs. Run under two pyparsing versions (3.0.9 and
-3.2.0) to get the library-bump pair of docs/share-links.md."""
+3.2.0) to get the library-bump pair of docs/web.md ("Link sizes")."""
 
 import pyparsing as pp
 

@@ -135,6 +135,18 @@ for py in dropped "${pythons[@]}"; do
   python3 -c 'import json, sys; print(sys.argv[1] + json.dumps({"python": sys.argv[2], "link": sys.argv[3], "report": sys.argv[4], "dropped": sys.argv[5] == "dropped"}))' \
     "$sep" "$version" "$link" "$d/report.json" "$py" >>"$cases"
   sep=","
+  if [ "$py" = dropped ]; then
+    # The same pair with the largest cap (in tenths of its link) that leaves functions out:
+    # the CLI leaves the least important out and says how many; the page must say the same.
+    for tenths in 9 8 7 6 5 4 3 2 1; do
+      out_capped=$("$specdiff" diff --link "$page_url" --link-cap $(( ${#link} * tenths / 10 )) "$d/base.json" "$d/head.json")
+      left_out=$(printf '%s\n' "$out_capped" | sed -n 's/^(the link leaves out \([0-9]*\) changed function.*/\1/p')
+      [ -n "$left_out" ] && break
+    done
+    capped=$(printf '%s\n' "$out_capped" | tail -n 1)
+    python3 -c 'import json, sys; print("," + json.dumps({"python": sys.argv[1], "link": sys.argv[2], "report": sys.argv[3], "dropped": True, "left_out": int(sys.argv[4] or 0)}))' \
+      "$version" "${capped#open in the viewer: }" "$d/report.json" "$left_out" >>"$cases"
+  fi
 done
 echo "]" >>"$cases"
 node tests/e2e/links.mjs --url "$page_url" --base "$out/base.json" --head "$out/head.json" --cases "$cases" \

@@ -127,6 +127,16 @@ pub struct DiffArgs {
     /// With --format html: both dumps whole in the file, not only the changed functions.
     #[arg(long)]
     pub full: bool,
+
+    /// Longest share link wanted, in characters: past it the least important changed
+    /// functions are left out of the link (and the output says how many).
+    #[arg(long = "link-cap", value_name = "CHARS", default_value_t = specdiff_core::share::DEFAULT_CAP_CHARS)]
+    pub link_cap: usize,
+
+    /// Leave source text out of the share link and shorten its file paths to the
+    /// package-relative part (code, sites and numbers stay).
+    #[arg(long)]
+    pub redact: bool,
 }
 
 fn parse_version(text: &str) -> Result<(u32, u32), String> {
@@ -225,7 +235,8 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         _ => None,
     };
     let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness, args.gate_import_time));
-    let link = link::base_url(args.link.as_deref())?.map(|url| link::share_link(&url, &base, &head, &report));
+    let options = specdiff_core::share::LinkOptions { cap: args.link_cap, redact: args.redact };
+    let link = link::base_url(args.link.as_deref())?.map(|url| link::share_link(&url, &base, &head, &report, options));
     let input = RenderInput {
         report: &report,
         base: &base,
@@ -233,7 +244,8 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         stats: stats.as_ref(),
         stats_note,
         gate: gate.as_ref(),
-        link: link.as_deref(),
+        link: link.as_ref().map(|l| l.url.as_str()),
+        link_note: link.as_ref().and_then(|l| l.note.as_deref()),
     };
     let bytes = match format {
         Format::Text => render::text::render(&input, use_color(args), args.all).into_bytes(),

@@ -1,21 +1,16 @@
 //! `specdiff diff --link BASE_URL`: the share link of a diff, opened by the hosted viewer at
 //! `BASE_URL` (`https://OWNER.github.io/REPO/`).
 //!
-//! The payload is `specdiff_core::share`'s, the codec the viewer's "share link" button uses,
-//! and it is chosen the same way: both dumps whole when the link fits a pull-request comment,
-//! otherwise only the code objects of the functions whose specialization changed (worst
-//! first), halved until it fits. The viewer decodes either with the same reader, so it shows the same rows.
+//! The payload is `specdiff_core::share`'s (`link_payload`), the codec the viewer's "share
+//! link" button uses: both dumps whole when small, otherwise the changed functions worst
+//! first up to `--link-cap`, with the sender's run-level numbers; `--redact` leaves source
+//! text out.
 
-use std::collections::HashSet;
-
-use specdiff_core::share::{self, ShareNote, SharePayload};
+use specdiff_core::share::{self, LinkOptions};
 use specdiff_core::{DiffReport, Dump};
 
 /// The environment variable `--link` falls back to, so CI sets the viewer's address once.
 pub const ENV: &str = "SPECDIFF_LINK_BASE";
-
-/// Changed functions kept at most in a reduced link (as the viewer's button keeps).
-const MAX_KEPT_FUNCTIONS: usize = 400;
 
 /// The viewer's address: `--link`'s value, else [`ENV`]'s when it is set and not empty (so a
 /// CI that sets it for every job can still run `specdiff diff` without a link by leaving it
@@ -44,57 +39,25 @@ pub fn parse_base(text: &str, origin: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
-/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s1.…`).
-pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    format!("{base_url}#share={}", payload(base, head, report))
+/// A share link and what it leaves out.
+pub struct Link {
+    /// `BASE_URL#share=s2.…`.
+    pub url: String,
+    /// "leaves out …" when it leaves anything out, for the rendered report.
+    pub note: Option<String>,
 }
 
-fn payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    let note = note(base, head, false);
-    let full = share::encode(&SharePayload { base: Some(base.clone()), head: Some(head.clone()), note });
-    if full.len() <= share::COMMENT_FRIENDLY_CHARS {
-        return full;
-    }
-    reduced_payload(base, head, report, MAX_KEPT_FUNCTIONS, share::COMMENT_FRIENDLY_CHARS)
+/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s2.…`).
+pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> Link {
+    let (payload, note) = share::link_payload(base, head, report, options);
+    Link { url: format!("{base_url}#share={payload}"), note: share::left_out_sentence(&note) }
 }
 
-/// The payload of the HTML report (`diff --format html`): always reduced to the changed
-/// functions, all of them as long as the payload stays under the longest link the page
-/// opens (`share::MAX_LINK_CHARS`).
+/// The payload of the HTML report (`diff --format html`): the same codec as a link, with the
+/// longest payload the page opens as its cap ([`share::MAX_LINK_CHARS`]) instead of a
+/// comment's, so it keeps every changed function that fits there.
 pub fn report_payload(base: &Dump, head: &Dump, report: &DiffReport) -> String {
-    reduced_payload(base, head, report, usize::MAX, share::MAX_LINK_CHARS)
-}
-
-fn note(base: &Dump, head: &Dump, reduced: bool) -> ShareNote {
-    ShareNote { base_code_total: base.code.len(), head_code_total: head.code.len(), reduced, comment: None }
-}
-
-/// Only the code objects of the functions whose specialization changed (worst first, at most
-/// `max_kept`), halved until the payload is at most `max_chars` long.
-fn reduced_payload(base: &Dump, head: &Dump, report: &DiffReport, max_kept: usize, max_chars: usize) -> String {
-    let mut wanted: Vec<(u32, u32)> = report
-        .functions
-        .iter()
-        // As the viewer's button: functions whose specialization changed (sites added or
-        // removed by a code edit alone do not count).
-        .filter(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed)
-        .map(|f| (f.base_code, f.head_code))
-        .take(max_kept)
-        .collect();
-    loop {
-        let kept = |pick: fn(&(u32, u32)) -> u32| wanted.iter().map(|w| pick(w) as usize).collect::<HashSet<usize>>();
-        let (keep_base, keep_head) = (kept(|w| w.0), kept(|w| w.1));
-        let reduced = SharePayload {
-            base: Some(share::reduce(base, |i, _| keep_base.contains(&i))),
-            head: Some(share::reduce(head, |i, _| keep_head.contains(&i))),
-            note: note(base, head, true),
-        };
-        let link = share::encode(&reduced);
-        if link.len() <= max_chars || wanted.is_empty() {
-            return link;
-        }
-        wanted.truncate(wanted.len() / 2);
-    }
+    share::link_payload(base, head, report, LinkOptions { cap: share::MAX_LINK_CHARS, redact: false }).0
 }
 
 #[cfg(test)]

@@ -144,8 +144,18 @@ fn link_in_every_format_carries_both_dumps() {
                 }
             }
         } else {
-            assert_eq!((sb, sh), (base, head));
+            // Whole, less what no view reads (cache words past the counter, columns).
+            let whole = |d: &specdiff_core::Dump| specdiff_core::share::reduce(d, |_, _| true);
+            assert_eq!((sb, sh), (whole(&base), whole(&head)));
         }
+        // The sender's run-level numbers travel with the link, as the JSON report has them.
+        let r = json_report(&args, 0);
+        let sent = shared.note.summary.expect("version 2 links carry the summary");
+        let json = |v: Result<Value, serde_json::Error>| v.unwrap();
+        assert_eq!(json(serde_json::to_value(&sent.base)), r["base"]);
+        assert_eq!(json(serde_json::to_value(&sent.head)), r["head"]);
+        assert_eq!(json(serde_json::to_value(&sent.summary)), r["summary"]);
+        assert_eq!(shared.note.left_out, 0);
     }
     let d = &demos()[0];
     assert!(
@@ -158,6 +168,47 @@ fn link_in_every_format_carries_both_dumps() {
         &["--link", "example.org/specdiff", p(&d.base), p(&d.head)],
         &["--link", "not an http"],
     );
+}
+
+/// `--link-cap`: past the cap the least important changed functions are left out, and the
+/// text and markdown say how many (the number the link itself carries); `--redact` leaves
+/// source text out of the link.
+#[test]
+fn link_cap_and_redact() {
+    let url = "http://127.0.0.1:9/specdiff/";
+    let d = &demos()[0];
+    let payload_of = |text: &str| {
+        let link = text.lines().last().unwrap().strip_prefix("open in the viewer: ").unwrap().to_string();
+        let payload = link.strip_prefix(&format!("{url}#share=")).unwrap().to_string();
+        (specdiff_core::share::decode(&payload, specdiff_core::ReadLimits::default()).unwrap(), payload.len())
+    };
+    let (whole, len) = payload_of(&stdout(&diff(&["--link", url, p(&d.base), p(&d.head)])));
+    assert_eq!(whole.note.left_out, 0);
+    // The largest cap (in tenths of the whole link) that leaves something out.
+    let caps: Vec<String> = (1..10).rev().map(|tenths| (len * tenths / 10).to_string()).collect();
+    let (args, text, capped, capped_len) = caps
+        .iter()
+        .map(|cap| {
+            let args = ["--link", url, "--link-cap", cap.as_str(), p(&d.base), p(&d.head)];
+            let text = stdout(&diff(&args));
+            let (capped, capped_len) = payload_of(&text);
+            assert!(capped_len <= cap.parse().unwrap(), "{capped_len} > {cap}");
+            (args, text, capped, capped_len)
+        })
+        .find(|(_, _, c, _)| c.note.left_out > 0)
+        .expect("some cap leaves a function out");
+    let n = capped.note.left_out;
+    assert!(capped_len < len && capped.head.unwrap().code.len() < read(&d.head).code.len(), "{n} left out, {capped_len} characters");
+    let plural = if n == 1 { "" } else { "s" };
+    assert!(text.contains(&format!("(the link leaves out {n} changed function{plural} ")), "{text}");
+    let md = stdout(&diff(&[&["--format", "markdown"][..], &args].concat()));
+    assert!(md.contains(&format!("_The link leaves out {n} changed function{plural} ")), "{}", &md[..600]);
+    // Redacted: no source line, no directory in any path.
+    let (redacted, _) = payload_of(&stdout(&diff(&["--link", url, "--redact", p(&d.base), p(&d.head)])));
+    assert!(redacted.note.redacted);
+    for dump in [redacted.base.unwrap(), redacted.head.unwrap()] {
+        assert!(dump.files.iter().all(|f| f.source.is_empty() && !f.path.contains('/')), "{:?}", dump.files);
+    }
 }
 
 fn p(path: &Path) -> &str {

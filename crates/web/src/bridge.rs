@@ -142,13 +142,14 @@ async fn decode_share(payload: &str) -> Result<SharePayload, InputError> {
     let packed = share::unpack(payload)?;
     let bytes = js_sys::Array::of1(&js_sys::Uint8Array::from(packed.as_slice()));
     let blob = Blob::new_with_u8_array_sequence(&bytes).map_err(|_| share::corrupt_error())?;
-    let limit = BROWSER_LIMITS.max_bytes;
+    let limits = share::body_limits(BROWSER_LIMITS);
+    let limit = limits.max_bytes;
     let body = inflate(&blob, "deflate-raw", limit).await.map_err(|e| match e {
         Inflate::TooLarge => InputError::new(name, InputErrorKind::InflatedTooLarge { limit }),
         Inflate::Truncated => share::cut_error(),
         Inflate::Corrupt(_) => share::corrupt_error(),
     })?;
-    share::read_body(&body, BROWSER_LIMITS)
+    share::read_body(&body, limits)
 }
 
 /// Inflates a gzip file with the browser's `DecompressionStream` (so the wasm carries no

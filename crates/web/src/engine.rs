@@ -12,6 +12,9 @@ use std::rc::Rc;
 use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
+use specdiff_core::share::ShareNote;
+#[cfg(test)]
+use specdiff_core::share;
 
 use crate::analysis::{self, detail, summary, Entries, Pair};
 use crate::model::*;
@@ -74,6 +77,8 @@ pub struct Session {
     analysis: Option<Analysis>,
     /// Makes and opens share links (the browser's compressor in the viewer).
     compression: Box<dyn Compression>,
+    /// The note of the share link the loaded runs came from, until other runs are loaded.
+    opened: Option<ShareNote>,
 }
 
 impl std::fmt::Debug for Session {
@@ -85,7 +90,7 @@ impl std::fmt::Debug for Session {
 impl Session {
     /// An empty session whose share links go through `compression`.
     pub fn new(compression: Box<dyn Compression>) -> Session {
-        Session { sides: Default::default(), generation: 0, analysis: None, compression }
+        Session { sides: Default::default(), generation: 0, analysis: None, compression, opened: None }
     }
 
     /// The run on `side`.
@@ -99,6 +104,7 @@ impl Session {
     pub async fn handle(&mut self, request: Request, files: Vec<InputFile>, out: &mut dyn FnMut(Response)) {
         match request {
             Request::Load { side } => {
+                self.opened = None;
                 self.load(side, files, out);
                 self.refresh(out);
             }
@@ -107,11 +113,13 @@ impl Session {
                 self.refresh(out);
             }
             Request::Clear { side } => {
+                self.opened = None;
                 self.sides[side.index()] = None;
                 out(Response::Cleared { side });
                 self.refresh(out);
             }
             Request::Swap => {
+                self.opened = None;
                 self.sides.swap(0, 1);
                 for side in Side::BOTH {
                     match &self.sides[side.index()] {
@@ -158,7 +166,8 @@ impl Session {
                 let mut pair = Pair::new(b.clone(), h.clone());
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
-                let entries = summary::diff_summary(&mut pair, bk, hk, &mut summary);
+                let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
+                let entries = summary::diff_summary(&mut pair, bk, hk, sent, &mut summary);
                 self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),
@@ -374,6 +383,40 @@ mod tests {
         // Same dump twice: nothing changed.
         let v = collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![InputFile::new("b2.json", dump_json(&["f", "g"], true, "2026-01-02T00:00:00Z"))]);
         assert!(summary_of(&v).rows.iter().all(|r| !r.is_changed()));
+    }
+
+    #[test]
+    fn a_cli_link_shows_the_senders_numbers_and_what_it_leaves_out() {
+        // The recorded demo pair (real CPython 3.11 runs), linked by the CLI's code with a cap
+        // that leaves functions out: the overview shows the sender's whole-run numbers, not
+        // the kept code objects', and each run's card says how many functions were left out.
+        let read = |f: &str| {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f;
+            specdiff_core::read_dump(f, &std::fs::read(path).unwrap(), ReadLimits::default()).unwrap()
+        };
+        let (base, head) = (read("base.json"), read("head.json"));
+        let report = specdiff_core::diff_dumps(&base, &head, &Default::default()).unwrap();
+        let full = specdiff_core::share::link_payload(&base, &head, &report, share::LinkOptions { cap: usize::MAX, redact: false }).0;
+        let (payload, note) = (1..10)
+            .rev()
+            .map(|tenths| specdiff_core::share::link_payload(&base, &head, &report, share::LinkOptions { cap: full.len() * tenths / 10, redact: false }))
+            .find(|(_, n)| n.left_out > 0)
+            .expect("some cap leaves a function out");
+        let mut s = session();
+        let v = collect(&mut s, Request::OpenShare { payload }, vec![]);
+        let sum = summary_of(&v);
+        let metric = |label: &str| sum.overview.metrics.iter().find(|m| m.label == label).unwrap().clone();
+        let objects = metric("code objects");
+        assert_eq!((objects.base.unwrap(), objects.head.unwrap()), (base.code.len().to_string(), head.code.len().to_string()));
+        assert!(s.run(Side::Head).unwrap().dump.as_ref().unwrap().code.len() < head.code.len());
+        let sites = metric("specialization sites");
+        assert_eq!(sites.head.unwrap(), report.summary.head.sites.to_string());
+        let card = s.run(Side::Head).unwrap().info.note.clone().unwrap();
+        assert!(card.contains(&format!("leaves out {} changed function", note.left_out)), "{card}");
+        // Other runs loaded afterwards forget the link's numbers.
+        let v = collect(&mut s, Request::Swap, vec![]);
+        let objects = summary_of(&v).overview.metrics.iter().find(|m| m.label == "code objects").unwrap().clone();
+        assert_ne!(objects.head.unwrap(), base.code.len().to_string());
     }
 
     #[test]

@@ -94,6 +94,9 @@ fn header(out: &mut String, input: &RenderInput) {
     match input.link {
         Some(link) if chars(link) + LINK_ROOM <= GITHUB_COMMENT_LIMIT => {
             let _ = writeln!(out, "**[open in the viewer]({link})**\n");
+            if let Some(note) = input.link_note {
+                let _ = writeln!(out, "_The link {note}._\n");
+            }
         }
         Some(link) => {
             let _ = writeln!(
@@ -355,7 +358,7 @@ mod tests {
         let (base, head) = (dump(), dump());
         let r = report(3000);
         let input =
-            RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None, link: None };
+            RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None, link: None, link_note: None };
         let md = render(&input, GITHUB_COMMENT_LIMIT);
         assert!(chars(&md) < GITHUB_COMMENT_LIMIT, "{}", chars(&md));
         let shown = md.matches("\n<details><summary><code>").count();
@@ -388,6 +391,7 @@ mod tests {
                 stats_note: None,
                 gate: None,
                 link: Some(link),
+                link_note: None,
             };
             render(&input, GITHUB_COMMENT_LIMIT)
         };

@@ -46,6 +46,8 @@ pub struct RenderInput<'a> {
     pub gate: Option<&'a GateResult>,
     /// The diff's share link for the viewer, with `--link`.
     pub link: Option<&'a str>,
+    /// What the link leaves out (functions past the cap, source text), when anything.
+    pub link_note: Option<&'a str>,
 }
 
 /// `module:qualname`.

@@ -108,7 +108,13 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
         gate(&mut out, g, p);
     }
     if let Some(link) = input.link {
-        let _ = writeln!(out, "\nopen in the viewer: {}", inert(link));
+        // The link stays the last line (scripts take it with `tail -n 1`).
+        if let Some(note) = input.link_note {
+            let _ = writeln!(out, "\n(the link {note})");
+        } else {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "open in the viewer: {}", inert(link));
     }
     out
 }

@@ -7,6 +7,7 @@ use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{Hotness, ShareTally};
+use specdiff_core::share::SharedSummary;
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
@@ -55,9 +56,21 @@ const TIP_SITES: &str = "instructions with an adaptive counter";
 const TIP_SAMPLES: &str = "hotness samples taken while the program ran";
 const TIP_WALL: &str = "wall time of the program";
 
-/// Builds the diff summary of two runs.
-pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String], summary: &mut Summary) -> Entries {
+/// Builds the diff summary of two runs. The overview's run-level numbers are `sent`'s when a
+/// share link carried the sender's (its dumps may hold only the changed functions), else
+/// the report's.
+pub fn diff_summary(
+    pair: &mut Pair,
+    base_keys: &[String],
+    head_keys: &[String],
+    sent: Option<&SharedSummary>,
+    summary: &mut Summary,
+) -> Entries {
     let report = pair.report();
+    let (sent_summary, base_run, head_run) = match sent {
+        Some(x) => (&x.summary, &x.base, &x.head),
+        None => (&report.summary, &report.base, &report.head),
+    };
     let (bd, hd) = (pair.base(), pair.head());
     let mut entries = Entries::new();
     let mut rows = Vec::new();
@@ -134,7 +147,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
     });
     summary.rows = order.into_iter().map(|i| rows[i].clone()).collect();
 
-    let s = &report.summary;
+    let s = sent_summary;
     summary.warnings = report.warnings.iter().map(|w| w.message.clone()).collect();
     let mut m = Vec::new();
     let metric = |label: &str, b: String, h: String, delta: Option<String>, tone: Tone, tip: &str| Metric {
@@ -155,7 +168,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         }
     };
     let delta = |d: f64, share: bool| (d != 0.0).then(|| signed(d, share));
-    m.push(metric("CPython", report.base.python.clone(), report.head.python.clone(), None, Tone::Neutral, TIP_PYTHON));
+    m.push(metric("CPython", base_run.python.clone(), head_run.python.clone(), None, Tone::Neutral, TIP_PYTHON));
     let d = s.head.share - s.base.share;
     m.push(metric(
         "specialized share",
@@ -185,8 +198,8 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
     ));
     m.push(metric(
         "code objects",
-        grouped(report.base.code_objects as u64),
-        grouped(report.head.code_objects as u64),
+        grouped(base_run.code_objects as u64),
+        grouped(head_run.code_objects as u64),
         None,
         Tone::Neutral,
         "code objects in each dump",
@@ -213,7 +226,7 @@ pub fn diff_summary(pair: &mut Pair, base_keys: &[String], head_keys: &[String],
         tone: if s.regressions > 0 { Tone::Bad } else { Tone::Good },
         tip: Some("lost + missing + backed-off sites over all matched functions".into()),
     });
-    m.push(metric("samples", grouped(report.base.samples), grouped(report.head.samples), None, Tone::Neutral, TIP_SAMPLES));
+    m.push(metric("samples", grouped(base_run.samples), grouped(head_run.samples), None, Tone::Neutral, TIP_SAMPLES));
     let d = hd.run.duration_s - bd.run.duration_s;
     m.push(metric("wall time", seconds(bd.run.duration_s), seconds(hd.run.duration_s), None, tone(d, false), TIP_WALL));
     m.push(Metric {

@@ -58,10 +58,12 @@ impl Session {
                         Some(d) => {
                             let mut info = side_info(&format!("{} (share link)", side.name()), Some(&d), &[]);
                             if note.reduced {
+                                // What the link leaves out, said on each run's card.
                                 info.note = Some(format!(
-                                    "share link: {} of {} code objects (the changed ones)",
+                                    "share link: {} of {} code objects (the changed ones); leaves out {} changed function(s)",
                                     grouped(d.code.len() as u64),
-                                    grouped(total as u64)
+                                    grouped(total as u64),
+                                    note.left_out,
                                 ));
                             }
                             let run = Run::new(info, Some(d), None);
@@ -74,6 +76,8 @@ impl Session {
                         }
                     }
                 }
+                // Kept until other runs are loaded: `refresh` shows its summary and omissions.
+                self.opened = Some(note);
             }
             Err(message) => out(Response::Failed { side: None, message }),
         }
@@ -92,15 +96,31 @@ impl Session {
         if base.is_none() && head.is_none() {
             return Response::Failed { side: None, message: "nothing to share: load a dump first".into() };
         }
-        let totals = (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len()));
-        let note =
-            |reduced: bool| ShareNote { base_code_total: totals.0, head_code_total: totals.1, reduced, comment: focus.map(str::to_string) };
-        let full = SharePayload { base: base.as_deref().cloned(), head: head.as_deref().cloned(), note: note(false) };
+        // A view opened from a link passes on the sender's totals, numbers and omissions.
+        let opened = self.opened.as_ref();
+        let totals = match opened {
+            Some(n) => (n.base_code_total, n.head_code_total),
+            None => (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len())),
+        };
+        let left_before = opened.map_or(0, |n| n.left_out);
+        let note = |reduced: bool, left_out: usize| ShareNote {
+            base_code_total: totals.0,
+            head_code_total: totals.1,
+            reduced: reduced || opened.is_some_and(|n| n.reduced),
+            comment: focus.map(str::to_string),
+            // Not written by the wasm (see `ShareNote::summary`).
+            summary: None,
+            left_out: left_before + left_out,
+            redacted: opened.is_some_and(|n| n.redacted),
+        };
+        // Whole, but through `reduce` as the CLI's: what no view reads is left out.
+        let whole = |d: &Option<Rc<Dump>>| keep_only(d, None);
+        let full = SharePayload { base: whole(&base), head: whole(&head), note: note(false, 0) };
         let payload = match encode(full).await {
             Ok(p) => p,
             Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
         };
-        if payload.len() <= share::COMMENT_FRIENDLY_CHARS {
+        if payload.len() <= share::TYPICAL_CHARS {
             return Response::ShareLink { payload, note: None };
         }
         // Too long for a PR comment: keep the changed functions (for one run: the ranked ones)
@@ -121,6 +141,7 @@ impl Session {
             })
             .map(|r| r.key.as_str())
             .collect();
+        let all = wanted.len();
         wanted.truncate(400);
         loop {
             // Code objects to keep, per side (one run: both entries index that run's dump).
@@ -140,20 +161,19 @@ impl Session {
                     mark(1, h);
                 }
             }
-            let reduce =
-                |d: &Option<Rc<Dump>>, keep: &[bool]| d.as_ref().map(|d| share::reduce(d, |i, _| keep.get(i).copied().unwrap_or(false)));
+            let reduce = |d: &Option<Rc<Dump>>, keep: &[bool]| keep_only(d, Some(keep));
             let (rb, rh) = if a.mode == Mode::Single(Side::Head) {
                 (None, reduce(&head, &keep[0]))
             } else {
                 (reduce(&base, &keep[0]), reduce(&head, &keep[1]))
             };
             let kept = rh.as_ref().or(rb.as_ref()).map_or(0, |d| d.code.len());
-            let p = SharePayload { base: rb, head: rh, note: note(true) };
+            let p = SharePayload { base: rb, head: rh, note: note(true, all - wanted.len()) };
             let payload = match encode(p).await {
                 Ok(p) => p,
                 Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
             };
-            if payload.len() <= share::COMMENT_FRIENDLY_CHARS || wanted.is_empty() {
+            if payload.len() <= share::DEFAULT_CAP_CHARS || wanted.is_empty() {
                 let mut text = format!(
                     "reduced to {} of {} code objects (the changed ones) to keep the link short",
                     grouped(kept as u64),
@@ -168,4 +188,10 @@ impl Session {
             wanted.truncate(n);
         }
     }
+}
+
+/// `share::reduce` of `dump` to the code objects `keep` marks (all of them for `None`). One
+/// closure type for both: each is a copy of `reduce` in the wasm.
+fn keep_only(dump: &Option<Rc<Dump>>, keep: Option<&[bool]>) -> Option<Dump> {
+    dump.as_ref().map(|d| share::reduce(d, |i, _| keep.is_none_or(|k| k.get(i).copied().unwrap_or(false))))
 }

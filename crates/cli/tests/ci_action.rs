@@ -53,7 +53,8 @@ fn the_action_script_dumps_diffs_and_decides_on_real_dumps() {
         ok(&script(&["report", b, h, dir], &env), "report");
         let comment = text(&out.join("comment.md"));
         assert!(comment.starts_with("<!-- specdiff -->\n## specdiff: "), "{}", &comment[..200]);
-        assert!(comment.contains("**[open in the viewer](http://127.0.0.1:9/x/#share=s1."), "{}", &comment[..400]);
+        let link = format!("**[open in the viewer](http://127.0.0.1:9/x/#share={}", specdiff_core::share::PREFIX);
+        assert!(comment.contains(&link), "{}", &comment[..400]);
         assert!(comment.contains("dot_sum") && comment.chars().count() <= 65_536);
         assert_eq!(text(&out.join("pr-number")), "7\n");
         // The demo's regressions are hot (or hotness is unknown, under pyodide): the gate trips.

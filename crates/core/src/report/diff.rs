@@ -104,6 +104,8 @@ pub struct DiffSession<'a> {
     pub(crate) explain: Option<ExplainContext<'a>>,
     /// What each side's code objects are called in every output.
     pub(crate) names: (CodeNames, CodeNames),
+    /// How each side's file paths are shown (worked out once, not per function).
+    pub(crate) paths: (PathDisplay<'a>, PathDisplay<'a>),
     /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
     pub(crate) fast: bool,
 }
@@ -127,7 +129,8 @@ impl<'a> DiffSession<'a> {
         let mut norm = Normalizer::new(base, head);
         let matching = match_code(&mut norm);
         let names = (CodeNames::of(base), CodeNames::of(head));
-        DiffSession { base, head, options, norm, matching, explain: None, names, fast: true }
+        let paths = (PathDisplay::of(base), PathDisplay::of(head));
+        DiffSession { base, head, options, norm, matching, explain: None, names, paths, fast: true }
     }
 
     /// The code matching.
@@ -373,7 +376,8 @@ impl<'a> DiffSession<'a> {
             if program.includes_one(side, i) {
                 *program_sites += c.base_sites.len() + c.head_sites.len();
             }
-            out.push(function_ref(self.norm.dump(side), self.names(side), i, t.total));
+            let paths = if side == Side::Base { &self.paths.0 } else { &self.paths.1 };
+            out.push(function_ref(self.norm.dump(side), self.names(side), paths, i, t.total));
         }
         out
     }
@@ -394,7 +398,7 @@ impl<'a> DiffSession<'a> {
             kind: hc.kind,
             base_code: b,
             head_code: h,
-            file: PathDisplay::of(self.head).show(&self.head.files[hc.file as usize].path),
+            file: self.paths.1.show(&self.head.files[hc.file as usize].path),
             base_first_line: bc.first_line,
             head_first_line: hc.first_line,
             counts: c.counts,

@@ -304,7 +304,7 @@ pub(crate) fn run_ref(d: &Dump) -> RunRef {
     }
 }
 
-pub(crate) fn function_ref(d: &Dump, names: &CodeNames, i: u32, share: Share) -> FunctionRef {
+pub(crate) fn function_ref(d: &Dump, names: &CodeNames, paths: &PathDisplay, i: u32, share: Share) -> FunctionRef {
     let c = &d.code[i as usize];
     let module = identity(d, c).0;
     let qualname = names.name(d, i).to_string();
@@ -314,7 +314,7 @@ pub(crate) fn function_ref(d: &Dump, names: &CodeNames, i: u32, share: Share) ->
         module,
         kind: c.kind,
         code: i,
-        file: PathDisplay::of(d).show(&d.files[c.file as usize].path),
+        file: paths.show(&d.files[c.file as usize].path),
         first_line: c.first_line,
         specialized: share,
         samples: c.samples.1,

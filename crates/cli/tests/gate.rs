@@ -72,7 +72,11 @@ fn repeated_runs_and_cross_version_diffs_of_unchanged_code_do_not_regress() {
         pys.iter().map(|py| (dump(py, "steady-a", &[]), dump(py, "steady-b", &[]))).collect();
     for (py, (a, b)) in pys.iter().zip(&runs) {
         let (r, code) = gated(a, b, &[]);
-        assert_eq!(r["summary"]["regressions"], 0, "{}: repeated run: {:#}", py.label, r["functions"]);
+        // The report may list import-machinery sites (they move with garbage collection); the
+        // gate leaves them out, and nothing else regressed.
+        let found = regressions_outside_import_time(&r);
+        assert!(found.is_empty(), "{}: repeated run: {found:?}\n{:#}", py.label, r["functions"]);
+        assert_eq!(r["gate"]["hot"].as_array().unwrap().len(), 0, "{}: {:#}", py.label, r["gate"]);
         assert_eq!(code, 0, "{}", py.label);
     }
     for (i, j) in [(0, 1), (1, 2), (0, 2)] {

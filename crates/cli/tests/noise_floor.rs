@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{dump_in, interpreters, repo_root, specdiff, Interpreter};
+use common::{dump_in, interpreters, regressions_outside_import_time, repo_root, specdiff, Interpreter};
 use serde_json::Value;
 
 const RUNS: usize = 3;
@@ -37,10 +37,8 @@ fn dump(py: &Interpreter, dir: &Path, name: &str, args: &[&str], k: usize) -> Pa
     out
 }
 
-/// The regressions `base → head` reports (`module:qualname kind line`) outside the import-time
-/// code the gate leaves out (module and class bodies, `importlib._bootstrap*`: the import
-/// machinery's weakref callbacks run when the garbage collector runs, which differs between
-/// runs of one program), and the gate's exit code.
+/// The regressions `base → head` reports outside import-time code (see
+/// [`regressions_outside_import_time`]), and the gate's exit code.
 fn regressions(base: &Path, head: &Path) -> (Vec<String>, i32) {
     let o = specdiff()
         .arg("diff")
@@ -52,22 +50,7 @@ fn regressions(base: &Path, head: &Path) -> (Vec<String>, i32) {
     let code = o.status.code().unwrap();
     assert!(code == 0 || code == 1, "{}", String::from_utf8_lossy(&o.stderr));
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let import_time: Vec<&str> =
-        report["gate"]["import_time"].as_array().unwrap().iter().map(|g| g["function"].as_str().unwrap()).collect();
-    let mut found = Vec::new();
-    for f in report["functions"].as_array().unwrap() {
-        let name = format!("{}:{}", f["module"].as_str().unwrap(), f["qualname"].as_str().unwrap());
-        if import_time.contains(&name.as_str()) {
-            continue;
-        }
-        for c in f["changes"].as_array().unwrap() {
-            let kind = c["kind"].as_str().unwrap();
-            if matches!(kind, "lost" | "missing" | "backed_off") {
-                found.push(format!("{}:{} {kind} line {}", f["module"], f["qualname"], c["line"]));
-            }
-        }
-    }
-    (found, code)
+    (regressions_outside_import_time(&report), code)
 }
 
 #[test]

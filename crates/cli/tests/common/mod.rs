@@ -207,3 +207,26 @@ pub fn line_of(file: &Path, needle: &str) -> u32 {
     let text = std::fs::read_to_string(file).unwrap();
     text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {}", file.display())) as u32 + 1
 }
+
+/// The regressed sites of a `specdiff diff --json --fail-on-regression` report
+/// (`module:qualname kind line N`) outside the import-time code its gate leaves out: module and
+/// class bodies and `importlib._bootstrap*`, whose weakref callbacks run when the garbage
+/// collector does, which differs between runs of one unchanged program.
+pub fn regressions_outside_import_time(report: &serde_json::Value) -> Vec<String> {
+    let import_time: Vec<&str> =
+        report["gate"]["import_time"].as_array().unwrap().iter().map(|g| g["function"].as_str().unwrap()).collect();
+    let mut found = Vec::new();
+    for f in report["functions"].as_array().unwrap() {
+        let name = format!("{}:{}", f["module"].as_str().unwrap(), f["qualname"].as_str().unwrap());
+        if import_time.contains(&name.as_str()) {
+            continue;
+        }
+        for c in f["changes"].as_array().unwrap() {
+            let kind = c["kind"].as_str().unwrap();
+            if matches!(kind, "lost" | "missing" | "backed_off") {
+                found.push(format!("{name} {kind} line {}", c["head_line"]));
+            }
+        }
+    }
+    found
+}

@@ -2,7 +2,8 @@
 # Runs every test of specdiff: installs what the tests need first (scripts/setup.sh is
 # idempotent), then native Rust tests (which run the real interpreters found here and say which
 # were skipped), the wasm32 build of the core, the packaging checks (wheel, sdist, Windows and
-# macOS builds, crates.io), the web viewer's browser tests and the GitHub workflows' linters.
+# macOS builds, crates.io), the web viewer's browser tests, the README's main job
+# (scripts/demo.sh) and the GitHub workflows' linters.
 # With SPECDIFF_REQUIRE_INTERPRETERS=1 (.ci/run sets it; CI=true does the same) a test lacking
 # an interpreter, tool or data set the setup provides fails instead of skipping
 # (crates/test-support). Ends with two lines: which interpreters ran and which were skipped
@@ -44,6 +45,7 @@ step rust-tests cargo test --workspace --locked --no-fail-fast
 step core-wasm32 cargo build --locked -p specdiff-core --target wasm32-unknown-unknown
 step packaging ./scripts/test-packaging.sh
 step web ./scripts/e2e.sh
+step demo ./scripts/test-demo.sh
 step workflows ./scripts/lint-workflows.sh
 
 echo

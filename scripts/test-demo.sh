@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Tests the README's main job, scripts/demo.sh, as a newcomer runs it: it must end serving the
+# demo diff with `specdiff view` (the page with the viewer inside and the two demo dumps it just
+# wrote, on 127.0.0.1), print the diff with the demo's known regressions first, and stop on
+# Ctrl-C with exit 130. The page itself is checked in Chromium by tests/e2e/view.mjs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+fail() { echo "FAIL $*"; sed 's/^/  | /' "$log"; exit 1; }
+
+./scripts/demo.sh --no-open --port 0 >"$log" 2>&1 &
+pid=$!
+url=
+for _ in $(seq 1 1800); do # up to 15 minutes: the first run may still build the viewer
+  url=$(sed -n 's/^specdiff view: .* at \(http:[^ ]*\) (Ctrl-C stops)$/\1/p' "$log")
+  [ -n "$url" ] && break
+  kill -0 "$pid" 2>/dev/null || fail "demo.sh ended before serving"
+  sleep 0.5
+done
+[ -n "$url" ] || { kill "$pid"; fail "demo.sh did not serve within 15 minutes"; }
+echo "ok   demo.sh serves $url"
+
+grep -q '^__main__:dot_sum .*regression' "$log" || fail "the printed diff has no regression in dot_sum"
+grep -q '^__main__:scale .*regression' "$log" || fail "the printed diff has no regression in scale"
+grep -q '^demo: ready in [0-9]* s$' "$log" || fail "no 'demo: ready in N s' line"
+echo "ok   the printed diff names dot_sum and scale as regressed; $(grep '^demo: ready' "$log")"
+
+page=$(curl -sf "$url") || fail "GET $url"
+grep -q 'id="specdiff-wasm"' <<<"$page" || fail "the page at $url is not the embedded viewer"
+for side in base head; do
+  path=$(grep -o "dumps/$side-[A-Za-z0-9._-]*" <<<"$page" | head -1)
+  [ -n "$path" ] || fail "the page does not open a $side dump"
+  cmp -s <(curl -sf "$url$path") "out/demo/$side.json" || fail "$url$path is not out/demo/$side.json"
+done
+echo "ok   the page is the embedded viewer opening out/demo/base.json and head.json as served"
+
+kill -INT "$pid"
+status=0
+wait "$pid" || status=$?
+[ "$status" = 130 ] || fail "Ctrl-C: exit $status, want 130"
+echo "ok   Ctrl-C stops it (exit 130)"

@@ -168,7 +168,7 @@ fn header(out: &mut String, input: &RenderInput) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} → {} |",
-            code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), true),
+            renamed_cell(f),
             hotness(input, f).unwrap_or_else(|| "–".into()),
             f.regressions,
             function_counts(f),
@@ -182,6 +182,15 @@ fn header(out: &mut String, input: &RenderInput) {
     out.push('\n');
 }
 
+/// The table's function cell: its name, and the old one when it was renamed.
+fn renamed_cell(f: &FunctionDiff) -> String {
+    let name = code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), true);
+    match &f.renamed_from {
+        Some(from) => format!("{name} (renamed from {})", code(&clip(from, NAME_WIDTH), true)),
+        None => name,
+    }
+}
+
 /// A fence for a code block holding `lines`: backticks, longer than any run inside.
 fn fence(lines: &[String]) -> String {
     let longest = lines.iter().flat_map(|l| l.split(|c| c != '`')).map(str::len).max().unwrap_or(0);
@@ -191,7 +200,8 @@ fn fence(lines: &[String]) -> String {
 fn details(input: &RenderInput, f: &FunctionDiff) -> String {
     let mut out = String::new();
     let name = clip(&function_name(&f.module, &f.qualname), NAME_WIDTH);
-    let mut facts = vec![function_counts(f)];
+    let mut facts: Vec<String> = renamed(f).into_iter().collect();
+    facts.push(function_counts(f));
     if let Some(h) = hotness(input, f) {
         facts.push(format!("hot {h}"));
     }

@@ -27,7 +27,7 @@ pub fn import_time_note(n: usize) -> String {
 // one escaping of untrusted text (names, paths, source lines) for every output.
 pub use specdiff_core::report::wording::{
     count, function_counts, grouped, inert, lines, opnames as ops, other_changes, percent as pct, regression_kinds,
-    Headline,
+    renamed, Headline,
 };
 
 /// Everything a renderer may show.

@@ -70,8 +70,9 @@ pub(crate) fn owner_ref<'d>(dump: &'d Dump, c: &CodeInfo) -> &'d str {
     dump.str(c.owner.unwrap_or(c.qualname))
 }
 
-/// Matches the code objects of the two dumps behind `norm`.
-pub(crate) fn match_code(norm: &mut Normalizer) -> Matching {
+/// Matches the code objects of the two dumps behind `norm` by name (module docs); renamed
+/// functions are paired afterwards ([`super::match_code`]).
+pub(crate) fn match_by_name(norm: &mut Normalizer) -> Matching {
     let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
     // Iteration order does not matter: the results are sorted at the end.
     type Candidates = (Vec<u32>, Vec<u32>);
@@ -272,6 +273,7 @@ fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
 /// Files in a `site-packages` or `dist-packages` directory are never the program's own (a
 /// virtual environment inside the project), nor `<frozen …>` modules. Relative file paths
 /// are taken relative to the run's working directory.
+#[inline(never)] // two callers; one copy in the viewer's wasm
 pub(crate) fn program_code(dump: &Dump) -> Vec<bool> {
     let target = &dump.run.target;
     let cwd = dump.run.cwd.as_str();
@@ -442,7 +444,7 @@ mod tests {
     /// The pairs of matching `base` with `head`, as indices of the unpermuted dumps.
     fn pairs(base: &Dump, bperm: &[usize], head: &Dump, hperm: &[usize]) -> Vec<(usize, usize)> {
         let (b, h) = (permuted(base, bperm), permuted(head, hperm));
-        let m = match_code(&mut Normalizer::new(&b, &h));
+        let m = match_by_name(&mut Normalizer::new(&b, &h));
         assert!(m.added.is_empty() && m.removed.is_empty());
         let mut out: Vec<_> = m.pairs.iter().map(|p| (bperm[p.base as usize], hperm[p.head as usize])).collect();
         out.sort();

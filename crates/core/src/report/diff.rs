@@ -13,7 +13,8 @@ use crate::model::dump::Dump;
 use crate::report::explain::{explain, ExplainContext, Facts};
 use crate::report::identical::FastPath;
 use crate::report::paths::PathDisplay;
-use crate::engine::matching::{identity, match_code, program_code, CodePair, Matching};
+use crate::engine::match_code;
+use crate::engine::matching::{identity, program_code, CodePair, Matching};
 use crate::engine::names::CodeNames;
 use crate::cpython::normalize::{Normalizer, Side, Site};
 use crate::report::types::*;
@@ -386,12 +387,17 @@ impl<'a> DiffSession<'a> {
         let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
         let module = identity(self.head, hc).0;
         let qualname = self.names.1.name(self.head, h).to_string();
+        let base_module = identity(self.base, bc).0;
+        let base_qualname = self.names.0.name(self.base, b);
+        let renamed_from = (identity(self.base, bc) != identity(self.head, hc))
+            .then(|| format!("{base_module}:{base_qualname}"));
         let hotness = Hotness::of(Some((self.base, bc)), Some((self.head, hc)));
         let regressions = c.counts.regressions();
         let n = c.base_sites.len() + c.head_sites.len();
         FunctionDiff {
             qualname,
             module,
+            renamed_from,
             regressions,
             gains: c.counts.gained,
             changes: c.changes,

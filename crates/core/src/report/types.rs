@@ -118,6 +118,10 @@ pub struct FunctionDiff {
     pub qualname: String,
     /// Module name (the file path for code without one).
     pub module: String,
+    /// `module:qualname` of the base function when this one was renamed or moved to another
+    /// module in the change and paired with its old self by its body (`engine/renames.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
     /// `lost` + `missing` + `backed_off` sites.
     pub regressions: u32,
     /// `gained` sites.

@@ -178,6 +178,12 @@ pub fn with_evidence(c: &Change, explanation: Option<String>) -> Option<String> 
     }
 }
 
+/// `"renamed from app:compute_total"` when the function was paired with its old self under
+/// another name or module (`FunctionDiff::renamed_from`).
+pub fn renamed(f: &FunctionDiff) -> Option<String> {
+    f.renamed_from.as_ref().map(|from| format!("renamed from {from}"))
+}
+
 /// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts.
 pub fn function_counts(f: &FunctionDiff) -> String {
     let mut parts = vec![];

@@ -95,7 +95,12 @@ pub fn diff_summary(
             status: status_of(&f.counts),
             score: f.score,
         };
-        rows.push(function_row(hd, pair.names(true), f.head_code, key, facts));
+        let mut row = function_row(hd, pair.names(true), f.head_code, key, facts);
+        if let Some(from) = &f.renamed_from {
+            row.location.push_str(" · renamed from ");
+            row.location.push_str(&inert(from));
+        }
+        rows.push(row);
     }
     // Matched functions without changes (the report leaves them out).
     let mut norm = pair.normalizer();

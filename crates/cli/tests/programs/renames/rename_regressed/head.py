@@ -1,0 +1,34 @@
+"""compute_total renamed order_total; the accumulator now starts as a float."""
+import sys
+
+
+class Item:
+    __slots__ = ("price", "qty", "name")
+
+    def __init__(self, price, qty, name):
+        self.price = price
+        self.qty = qty
+        self.name = name
+
+
+def order_total(items, discount):
+    total = 0.0
+    count = 0
+    for it in items:
+        if it.qty > 0:
+            total += it.price * it.qty
+            count += 1
+    if count > 10:
+        total -= discount
+    return total
+
+
+def main(rounds):
+    items = [Item(i % 13 + 1, i % 5, f"item{i}") for i in range(200)]
+    grand = 0
+    for _ in range(rounds):
+        grand += order_total(items, 3)
+    print(grand)
+
+
+main(int(sys.argv[1]) if len(sys.argv) > 1 else 300)

@@ -50,7 +50,15 @@ impl Scene {
         Scene { _root: root, tmpdir, outdir }
     }
 
+    /// `specdiff dump -c CODE` with SIGHUP at its default, as in a terminal session, whatever
+    /// this test runs under (`nohup` leaves SIGHUP ignored, and specdiff keeps that choice).
     fn dump(&self, code: &str) -> Command {
+        let mut c = self.dump_inheriting_sighup(code);
+        set_sighup(&mut c, libc::SIG_DFL);
+        c
+    }
+
+    fn dump_inheriting_sighup(&self, code: &str) -> Command {
         let mut c = specdiff();
         c.arg("dump")
             .arg("--python")
@@ -142,6 +150,35 @@ fn assert_none_left(pgid: i32, pid: i32) {
         assert!(start.elapsed() < Duration::from_secs(30), "processes of the program still run: {:?}", live(pgid, pid));
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Starts `cmd` with SIGHUP's disposition set to `action` (`SIG_DFL`, `SIG_IGN`).
+fn set_sighup(cmd: &mut Command, action: libc::sighandler_t) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec; signal(2) is async-signal-safe and allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::signal(libc::SIGHUP, action);
+            Ok(())
+        })
+    };
+}
+
+#[test]
+fn under_nohup_sighup_is_left_ignored_and_sigterm_still_stops_it() {
+    let s = Scene::new();
+    let mut cmd = s.dump_inheriting_sighup(&sleeper(&s.ready(), true, false));
+    set_sighup(&mut cmd, libc::SIG_IGN);
+    let mut child = cmd.spawn().unwrap();
+    let (pid, pgid) = wait_ready(&s.ready(), &mut child);
+    unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(child.try_wait().unwrap().is_none(), "specdiff ended on a SIGHUP it was started to ignore");
+    assert!(!live(pgid, pid).is_empty(), "the program ended on a SIGHUP specdiff was started to ignore");
+    let (code, err) = stop(child, libc::SIGTERM);
+    assert_eq!(code, Some(143), "{err}");
+    assert_none_left(pgid, pid);
+    assert_eq!(s.litter(), Vec::<String>::new());
 }
 
 #[test]

@@ -38,8 +38,11 @@ if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
 fi
 
 if ! has_version trunk "$TRUNK_VERSION"; then
-  say "installing trunk $TRUNK_VERSION (takes ~9 min on 2 cores)"
-  cargo install --locked trunk --version "$TRUNK_VERSION"
+  say "installing trunk $TRUNK_VERSION (the one long step of a first run: minutes on 2 cores)"
+  # Without default features (TLS, update check): specdiff's build never lets trunk download
+  # anything (Trunk.toml: offline, local wasm-bindgen and wasm-opt), and they are a fifth of
+  # its compile.
+  cargo install --locked trunk --version "$TRUNK_VERSION" --no-default-features
 fi
 
 if ! has_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then

@@ -40,8 +40,8 @@ fi
 if ! has_version trunk "$TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (the one long step of a first run: minutes on 2 cores)"
   # Without default features (TLS, update check): specdiff's build never lets trunk download
-  # anything (Trunk.toml: offline, local wasm-bindgen and wasm-opt), and they are a fifth of
-  # its compile.
+  # anything (Trunk.toml: offline, local wasm-bindgen and wasm-opt); leaving them out
+  # compiles less.
   cargo install --locked trunk --version "$TRUNK_VERSION" --no-default-features
 fi
 

@@ -65,6 +65,8 @@ pub enum SiteTag {
     AttrLoad,
     /// A `CALL` whose callee is the builtin name `getattr` loaded shortly before.
     GetattrCall,
+    /// Any other call (`CALL`, `CALL_KW`, `CALL_FUNCTION_EX`).
+    Call,
 }
 
 /// What normalization does with an instruction.
@@ -153,6 +155,8 @@ pub struct Normalizer<'a> {
     sides: [SideState; 2],
     fam_load_attr: u32,
     fam_call: u32,
+    /// `CALL_KW` and `CALL_FUNCTION_EX`: the other forms of a call.
+    fam_other_calls: [u32; 2],
     fam_global_loads: [u32; 2],
     getattr: u32,
 }
@@ -174,10 +178,11 @@ impl<'a> Normalizer<'a> {
         let sides = [mk(base, rb, rh, &mut interner), mk(head, rh, rb, &mut interner)];
         let fam_load_attr = interner.intern("LOAD_ATTR");
         let fam_call = interner.intern("CALL");
+        let fam_other_calls = [interner.intern("CALL_KW"), interner.intern("CALL_FUNCTION_EX")];
         let fam_global_loads = [interner.intern("LOAD_GLOBAL"), interner.intern("LOAD_NAME")];
         let getattr = interner.intern("getattr");
         let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
-        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_global_loads, getattr }
+        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_other_calls, fam_global_loads, getattr }
     }
 
     /// The dump of `side`.
@@ -361,9 +366,13 @@ impl<'a> Normalizer<'a> {
                     self.fam_global_loads.contains(&s.family_id())
                         && c.instructions[s.primary as usize].line == line
                 });
-                if callee.is_some_and(|s| s.operand_id() == self.getattr) {
-                    sites[i].tag = SiteTag::GetattrCall;
-                }
+                sites[i].tag = if callee.is_some_and(|s| s.operand_id() == self.getattr) {
+                    SiteTag::GetattrCall
+                } else {
+                    SiteTag::Call
+                };
+            } else if self.fam_other_calls.contains(&f) {
+                sites[i].tag = SiteTag::Call;
             }
         }
     }

@@ -4,8 +4,10 @@
 //! 1. a diff (`similar`, Myers by default) of the normalized keys: equal keys are `same` rows;
 //! 2. inside each changed region, a second diff on the family part of the keys pairs sites
 //!    whose operand changed (`p.x` → `p.y`): `modified` rows;
-//! 3. inside what is left, an attribute load on one side is paired with a `getattr(...)`
-//!    call on the other (the only cross-family rewrite the engine recognizes): `rewritten`.
+//! 3. inside what is left, sites whose family changed because the code changed: an attribute
+//!    load on one side with a `getattr(...)` call on the other (`rewritten`), and a call with
+//!    a call of another form (`CALL` ↔ `CALL_KW` when keyword arguments were added or removed
+//!    on 3.13+, ↔ `CALL_FUNCTION_EX` for `*args`/`**kwargs`: `call_form`).
 //!
 //! Everything else is `base_only` or `head_only`. Every site of both sides appears in
 //! exactly one row, in order.
@@ -29,6 +31,9 @@ pub enum RowKind {
     Modified,
     /// An attribute load on one side, a `getattr()` call on the other.
     Rewritten,
+    /// Calls of different forms: `CALL`, `CALL_KW` (keyword arguments, 3.13+),
+    /// `CALL_FUNCTION_EX` (`*args`, `**kwargs`).
+    CallForm,
     /// Only in base.
     BaseOnly,
     /// Only in head.
@@ -191,20 +196,27 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
     });
 }
 
-/// Third pass: pairs attribute loads with `getattr()` calls, in order; the rest is one-sided.
+/// How two leftover sites of different families relate, if they do.
+fn rewrite(x: &Site, y: &Site) -> Option<RowKind> {
+    use SiteTag::{AttrLoad, Call, GetattrCall};
+    match (x.tag, y.tag) {
+        (AttrLoad, GetattrCall) | (GetattrCall, AttrLoad) => Some(RowKind::Rewritten),
+        (Call | GetattrCall, Call | GetattrCall) if x.family_id() != y.family_id() => Some(RowKind::CallForm),
+        _ => None,
+    }
+}
+
+/// Third pass: pairs rewritten sites ([`rewrite`]), in order; the rest is one-sided.
 fn rewrites(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, out: &mut Vec<AlignedRow>) {
     let (mut bi, mut hj) = (b.start, h.start);
-    let rewrite = |x: SiteTag, y: SiteTag| {
-        matches!((x, y), (SiteTag::AttrLoad, SiteTag::GetattrCall) | (SiteTag::GetattrCall, SiteTag::AttrLoad))
-    };
     for i in b.clone() {
         if i < bi {
             continue;
         }
-        let Some(j) = (hj..h.end).find(|&j| rewrite(base[i].tag, head[j].tag)) else { continue };
+        let Some((j, kind)) = (hj..h.end).find_map(|j| Some((j, rewrite(&base[i], &head[j])?))) else { continue };
         out.extend((bi..i).map(|x| row(RowKind::BaseOnly, Some(x), None)));
         out.extend((hj..j).map(|y| row(RowKind::HeadOnly, None, Some(y))));
-        out.push(row(RowKind::Rewritten, Some(i), Some(j)));
+        out.push(row(kind, Some(i), Some(j)));
         bi = i + 1;
         hj = j + 1;
     }

@@ -7,9 +7,16 @@
 //! Each side's counter is read with its own version's rules (`VersionRules`); evidence is
 //! compared across sides only where the two versions' counters mean the same thing.
 //!
-//! 1. only in base → `removed`; only in head → `added`;
+//! 1. only in base → `removed`; only in head → `added`; a paired row where one side is a site
+//!    and the other is not: between dumps of one version only a code change does that (3.13's
+//!    `CALL` → `CALL_KW` when a keyword argument was added): `lost` when base's was
+//!    specialized, `gained` when head's is, else `unchanged`; between versions the family
+//!    specializes in one only (3.11's `FOR_ITER`): `unchanged`;
 //! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
 //!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
+//!    `call_form` rows (a call's form changed: `CALL_KW`, `CALL_FUNCTION_EX`) between dumps
+//!    of different versions: `minor` when either side is specialized (the form changes with
+//!    the interpreter too), else `unchanged`; in one version, rule 1 or the rules below;
 //! 3. base specialized, head not → `lost` when head's counter shows the site ran; `minor`
 //!    when it did not run (enough) in head: a workload change, not a lost specialization;
 //! 4. head's churn (opname flips seen by the sampler) above base's → `churning`;
@@ -320,11 +327,29 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     if !b.is_site() && !h.is_site() {
         return None;
     }
+    let same_version = b.rules.version == h.rules.version;
+    let (sb, sh) = (b.is_site() && b.specialized(), h.is_site() && h.specialized());
+    // Across versions a call's form can change with the interpreter alone (3.12's `KW_NAMES`
+    // + `CALL` is 3.13's `CALL_KW`): shown, never a regression.
+    if kind == RowKind::CallForm && !same_version {
+        return Some(if sb || sh { ChangeKind::Minor } else { ChangeKind::Unchanged });
+    }
     if b.is_site() != h.is_site() {
+        // Within one version only a change of the code does this: a call whose new form has
+        // no specialization (3.13's `CALL_KW` when a keyword argument was added,
+        // `CALL_FUNCTION_EX` before 3.14) lost what the old form had, or gained it back.
+        if same_version {
+            return Some(if sb {
+                ChangeKind::Lost
+            } else if sh {
+                ChangeKind::Gained
+            } else {
+                ChangeKind::Unchanged
+            });
+        }
         // The family specializes on one version only (3.11 `FOR_ITER`): not comparable.
         return Some(ChangeKind::Unchanged);
     }
-    let (sb, sh) = (b.is_site() && b.specialized(), h.is_site() && h.specialized());
     if kind == RowKind::Rewritten {
         return Some(if b.site.tag == SiteTag::AttrLoad && sb {
             ChangeKind::Lost

@@ -9,19 +9,23 @@
 //! - they are in the same module, or both are the program's own code
 //!   ([`super::matching::program_code`]): a function moved between two of the program's
 //!   modules pairs, library functions only within their module;
+//! - both have at least [`MIN_SITES`] sites: `return self._x` is too common a body to tell
+//!   two small functions apart, or to say that two programs share code;
 //! - their normalized site keys (instruction families with operands: attribute, global and
-//!   local names, constants) have a Dice similarity of at least [`MIN_SIMILARITY`], and of 1
-//!   when either has fewer than [`MIN_SITES`] sites (`return self._x` is too common a body to
-//!   tell two small functions apart by anything but equality);
+//!   local names, constants) have a Dice similarity of at least [`MIN_SIMILARITY`];
 //! - each is the other's best candidate, strictly: a tie for first place pairs nothing.
 //!
 //! Code defined inside a renamed function (lambdas, comprehensions, nested functions) then
-//! pairs by the same rules among the code whose enclosing code objects were paired as renamed.
+//! pairs by the same rules, small bodies included, among the code whose enclosing code objects
+//! were paired as renamed.
 //!
 //! Dumps list only code that ran, so an unchanged program can leave two different functions
-//! unpaired (one ran only in base, the other only in head); the thresholds are what keep such
-//! near-misses apart, and the noise-floor tests (`crates/cli/tests/noise_floor.rs`) check that
-//! repeated runs pair nothing wrongly.
+//! unpaired (one ran only in base, the other only in head). Neither is a candidate when its
+//! enclosing code (module, class or function body), paired with its counterpart on the other
+//! side, still makes a function of its name there (a `<code object NAME …>` constant): it
+//! exists on both sides and only did not run on one. The thresholds keep apart what is left,
+//! and the noise-floor tests (`crates/cli/tests/noise_floor.rs`) check that repeated runs pair
+//! nothing wrongly.
 
 use crate::cpython::normalize::{Key, Normalizer, Side};
 use crate::model::dump::{CodeKind, Dump};
@@ -32,7 +36,7 @@ use super::matching::{identity_ref, program_code, similarity, CodePair, Matching
 /// The least Dice similarity of two functions' site keys for a rename.
 pub(crate) const MIN_SIMILARITY: f64 = 0.8;
 
-/// Functions with fewer sites than this pair only when their keys are equal.
+/// Functions with fewer sites than this never pair by their bodies.
 pub(crate) const MIN_SITES: usize = 6;
 
 /// Most candidate pairs weighed across modules; past it only same-module pairs are weighed.
@@ -50,11 +54,26 @@ pub(crate) fn pair_renamed(norm: &mut Normalizer, m: &mut Matching) {
             CodeKind::Function | CodeKind::Generator | CodeKind::Coroutine | CodeKind::AsyncGenerator
         )
     };
-    let removed: Vec<u32> = m.removed.iter().copied().filter(|i| is_function(base, i)).collect();
-    let added: Vec<u32> = m.added.iter().copied().filter(|i| is_function(head, i)).collect();
+    // The counterpart of each paired code object, to look into a function's enclosing code
+    // on the other side.
+    let (mut to_head, mut to_base) = (vec![u32::MAX; base.code.len()], vec![u32::MAX; head.code.len()]);
+    for p in &m.pairs {
+        (to_head[p.base as usize], to_base[p.head as usize]) = (p.head, p.base);
+    }
+    // A function whose enclosing code on the other side still makes a function of its name
+    // exists there too: it only did not run there.
+    let gone = |d: &Dump, other: &Dump, counterpart: &[u32], i: u32| {
+        let c = &d.code[i as usize];
+        let within = c.parent.map_or(u32::MAX, |p| counterpart[p as usize]);
+        within == u32::MAX || !makes(other, within, d.str(c.name))
+    };
+    let removed: Vec<u32> =
+        m.removed.iter().copied().filter(|i| is_function(base, i) && gone(base, head, &to_head, *i)).collect();
+    let added: Vec<u32> =
+        m.added.iter().copied().filter(|i| is_function(head, i) && gone(head, base, &to_base, *i)).collect();
     let (base_own, head_own) = (program_code(base), program_code(head));
     let cross = removed.len() * added.len() <= MAX_CROSS_PAIRS;
-    let mut pairs = best_pairs(norm, &removed, &added, &|b, h| {
+    let mut pairs = best_pairs(norm, &removed, &added, MIN_SITES, &|b, h| {
         name_of(base, b).0 == name_of(head, h).0 || (cross && base_own[b as usize] && head_own[h as usize])
     });
     // Code inside the renamed functions (and inside that, and so on).
@@ -63,7 +82,8 @@ pub(crate) fn pair_renamed(norm: &mut Normalizer, m: &mut Matching) {
         let parent = |d: &Dump, i: &u32| d.code[*i as usize].parent;
         let inner_b: Vec<u32> = m.removed.iter().copied().filter(|i| outer.iter().any(|p| Some(p.0) == parent(base, i))).collect();
         let inner_h: Vec<u32> = m.added.iter().copied().filter(|i| outer.iter().any(|p| Some(p.1) == parent(head, i))).collect();
-        let inner = best_pairs(norm, &inner_b, &inner_h, &|b, h| {
+        // Small bodies too: only code inside a pair of renamed functions is weighed.
+        let inner = best_pairs(norm, &inner_b, &inner_h, 1, &|b, h| {
             outer.iter().any(|p| Some(p.0) == parent(base, &b) && Some(p.1) == parent(head, &h))
         });
         pairs.extend_from_slice(&inner);
@@ -80,7 +100,13 @@ pub(crate) fn pair_renamed(norm: &mut Normalizer, m: &mut Matching) {
 
 /// The pairs of `removed` (base) and `added` (head) code that `admissible` allows, are
 /// similar enough and are each other's strict best candidates (module docs).
-fn best_pairs(norm: &mut Normalizer, removed: &[u32], added: &[u32], admissible: &dyn Fn(u32, u32) -> bool) -> Vec<(u32, u32)> {
+fn best_pairs(
+    norm: &mut Normalizer,
+    removed: &[u32],
+    added: &[u32],
+    min_sites: usize,
+    admissible: &dyn Fn(u32, u32) -> bool,
+) -> Vec<(u32, u32)> {
     let keys = |norm: &mut Normalizer, side, list: &[u32]| -> Vec<Vec<Key>> {
         list.iter()
             .map(|&i| {
@@ -99,9 +125,11 @@ fn best_pairs(norm: &mut Normalizer, removed: &[u32], added: &[u32], admissible:
             if !admissible(b, h) {
                 continue;
             }
+            if bk[x].len().min(hk[y].len()) < min_sites {
+                continue;
+            }
             let s = similarity(&bk[x], &hk[y]);
-            let small = bk[x].len().min(hk[y].len()) < MIN_SITES;
-            if s < MIN_SIMILARITY || (small && s < 1.0) {
+            if s < MIN_SIMILARITY {
                 continue;
             }
             for (best, other) in [(&mut best_b[x], y), (&mut best_h[y], x)] {
@@ -120,6 +148,17 @@ fn best_pairs(norm: &mut Normalizer, removed: &[u32], added: &[u32], admissible:
         }
     }
     out
+}
+
+/// Whether code object `code` of `d` makes a function named `name`: it loads a code constant
+/// of that name (`<code object NAME at 0x…, file …>`, as `dis` shows it).
+fn makes(d: &Dump, code: u32, name: &str) -> bool {
+    d.code[code as usize].instructions.iter().any(|i| {
+        d.str(i.argrepr)
+            .strip_prefix("<code object ")
+            .and_then(|rest| rest.strip_prefix(name))
+            .is_some_and(|rest| rest.starts_with(" at "))
+    })
 }
 
 /// `(module, qualname)` of code object `i` of `d`.
@@ -183,10 +222,37 @@ mod tests {
     }
 
     #[test]
-    fn small_bodies_pair_only_when_equal() {
+    fn small_bodies_never_pair() {
         let base = dump(&[("m", "P.x", &["_x"])]);
         assert_eq!(renames(&base, &dump(&[("m", "P.y", &["_y"])])), []);
-        assert_eq!(renames(&base, &dump(&[("m", "P.get_x", &["_x"])])), [("P.x".into(), "P.get_x".into())]);
+        assert_eq!(renames(&base, &dump(&[("m", "P.get_x", &["_x"])])), []);
+    }
+
+    #[test]
+    fn a_function_its_module_still_makes_is_no_rename() {
+        // An unchanged program: `a` ran only in base, `b` (alike) only in head; both modules
+        // make both functions.
+        let mut bb = DumpBuilder::new("3.12.1");
+        bb.code("m", "<module>", 1)
+            .ins("LOAD_CONST", "<code object a at 0x1, file \"m.py\", line 2>", 1)
+            .ins("LOAD_CONST", "<code object b at 0x2, file \"m.py\", line 9>", 1)
+            .finish();
+        let mut c = bb.code("m", "a", 2).ins("LOAD_FAST", "self", 2);
+        for a in BODY {
+            c = c.ins("LOAD_ATTR_INSTANCE_VALUE", a, 3);
+        }
+        c.finish();
+        let mut base = bb.build();
+        base.code[1].parent = Some(0);
+        let mut head = base.clone();
+        head.strings.push("b".into());
+        let b = head.strings.len() as u32 - 1;
+        (head.code[1].qualname, head.code[1].name) = (b, b);
+        assert_eq!(renames(&base, &head), []);
+        // A rename: base makes only `a`, head only `b`.
+        base.code[0].instructions.remove(1);
+        head.code[0].instructions.remove(0);
+        assert_eq!(renames(&base, &head), [("a".into(), "b".into())]);
     }
 
     #[test]

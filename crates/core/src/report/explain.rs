@@ -104,6 +104,7 @@ impl<'a> ExplainContext<'a> {
 pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     not_run(f)
         .or_else(|| getattr_call(f))
+        .or_else(|| call_form(f))
         .or_else(|| moved_into_comprehension(ctx, f))
         .or_else(|| int_float_mixing(f))
         .or_else(|| globals_written(ctx, f))
@@ -151,6 +152,70 @@ pub(crate) fn getattr_call(f: &Facts) -> Option<String> {
     } else {
         format!("the attribute load `.{attr}` became getattr(…, {last}) with a dynamic (non-constant) name; a getattr() call is not specialized like an attribute load")
     })
+}
+
+/// A call's form changed with its arguments: keyword arguments (`CALL_KW` on 3.13+,
+/// `KW_NAMES` before) or `*args`/`**kwargs` (`CALL_FUNCTION_EX`), added or removed.
+pub(crate) fn call_form(f: &Facts) -> Option<String> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Gained, ChangeKind::Changed]) {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    let (fb, fh) = (call_form_of(&b)?, call_form_of(&h)?);
+    if fb == fh {
+        return None;
+    }
+    let (major, minor) = h.rules.version;
+    let tail = match f.change.kind {
+        ChangeKind::Lost if !h.is_site() => format!("; CPython {major}.{minor} has no specialization for that form of call"),
+        ChangeKind::Lost if fh == CallForm::Keywords && h.rules.version <= (3, 12) => {
+            format!("; CPython {major}.{minor} specializes calls with keyword arguments only for builtin functions and methods")
+        }
+        ChangeKind::Lost => "; that form of call stayed generic here".to_string(),
+        _ => String::new(),
+    };
+    Some(format!("the call now {} where it {} in base{tail}", fh.now(), fb.then()))
+}
+
+/// How a call passes its arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallForm {
+    Positional,
+    Keywords,
+    Unpacked,
+}
+
+impl CallForm {
+    fn now(self) -> &'static str {
+        match self {
+            CallForm::Positional => "passes its arguments positionally",
+            CallForm::Keywords => "passes keyword arguments",
+            CallForm::Unpacked => "unpacks its arguments with * or ** (CALL_FUNCTION_EX)",
+        }
+    }
+    fn then(self) -> &'static str {
+        match self {
+            CallForm::Positional => "passed them positionally",
+            CallForm::Keywords => "passed keyword arguments",
+            CallForm::Unpacked => "unpacked them with * or **",
+        }
+    }
+}
+
+/// The form of the call at site `v`, `None` when it is no call.
+fn call_form_of(v: &SiteView) -> Option<CallForm> {
+    let ins = &v.code.instructions[v.site.start as usize..v.site.end as usize];
+    let name = |i: &crate::model::dump::Instruction| v.dump.op(i).name.as_str();
+    let primary = name(&v.code.instructions[v.site.primary as usize]);
+    if primary.starts_with("CALL_FUNCTION_EX") {
+        Some(CallForm::Unpacked)
+    } else if primary.starts_with("CALL_KW") || (primary.starts_with("CALL") && ins.iter().any(|i| name(i) == "KW_NAMES")) {
+        Some(CallForm::Keywords)
+    } else if primary.starts_with("CALL") {
+        Some(CallForm::Positional)
+    } else {
+        None
+    }
 }
 
 /// The code moved into a generator expression or comprehension with its own code object.

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::cpython::counters::{Counter, CounterState};
+use crate::engine::align::RowKind;
 use crate::engine::classify::{Change, ChangeKind};
 use crate::report::types::{DiffReport, FunctionDiff};
 
@@ -109,10 +110,24 @@ impl ChangeKind {
 }
 
 /// `"BINARY_OP_ADD_INT → BINARY_OP"`, with `∅` for a missing side.
+///
+/// On a `rewritten` row one side is the attribute load and the other the `getattr()` call
+/// that replaced it (or that it replaced): the call is named as such, so the row never reads
+/// as one opcode turning into an unrelated one (`LOAD_ATTR_SLOT → gone: getattr() call
+/// (CALL_BUILTIN_FAST)`).
 pub fn opnames(c: &Change) -> String {
+    let show = |op: Option<&str>, gone: &str| -> String {
+        match op {
+            None => "∅".into(),
+            Some(o) if c.row_kind == RowKind::Rewritten && !o.starts_with(c.family.as_str()) => {
+                format!("{gone}getattr() call ({o})")
+            }
+            Some(o) => o.into(),
+        }
+    };
     match (c.base.as_deref(), c.head.as_deref()) {
         (Some(b), Some(h)) if b == h => b.to_string(),
-        (b, h) => format!("{} → {}", b.unwrap_or("∅"), h.unwrap_or("∅")),
+        (b, h) => format!("{} → {}", show(b, ""), show(h, "gone: ")),
     }
 }
 

@@ -212,12 +212,8 @@ fn details(input: &RenderInput, f: &FunctionDiff) -> String {
     for c in changed.iter().take(SITES_PER_FUNCTION) {
         let operand =
             c.operand.as_deref().map(|o| format!(" {}", code(&clip(o, NAME_WIDTH), false))).unwrap_or_default();
-        let ops_text = match (c.base.as_deref(), c.head.as_deref()) {
-            (Some(b), Some(h)) if b == h => code(b, false),
-            (b, h) => {
-                format!("{} → {}", b.map_or("∅".into(), |b| code(b, false)), h.map_or("∅".into(), |h| code(h, false)))
-            }
-        };
+        // The one wording of the opnames (a rewritten row names its getattr() call).
+        let ops_text = code(&ops(c), false);
         let _ = writeln!(
             out,
             "- **{}** {}{operand}: {ops_text} ({})",

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Packaging checks: what `pipx install specdiff`, `cargo install specdiff-cli` and the release
 # workflow (.github/workflows/release.yml) rely on, run here.
-#  1. the wheel and the sdist, built with the commands release.yml runs for Linux;
+#  0. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it first);
+#  1. the wheel and the sdist, built with the commands release.yml runs for Linux; the wheel's
+#     binary carries the viewer of step 0;
 #  2. a wheel built from the sdist alone (what pip does where no wheel fits);
 #  3. the wheel installed into a fresh venv of every pyenv CPython 3.11+, and `specdiff dump`
 #     run with no --python: the dump must name that venv's interpreter (also through a
 #     symlink, the way pipx exposes it); then the PR action's install step
 #     (scripts/ci/install_specdiff.py): from the index, its failures, and install-from: source;
 #  4. `cargo check` (and clippy) of the CLI for Windows and macOS;
-#  5. `cargo publish --dry-run` of every publishable crate;
-#  6. the viewer's release assets (scripts/viewer-bundle.sh, as release.yml runs it).
+#  5. `cargo publish --dry-run` of every publishable crate.
 # Needs what scripts/setup.sh installs (maturin in .tools/packaging, the rustup targets,
 # mingw-w64; the viewer's build tools). About 12 min cold on 2 cores (5 of them the viewer's
 # first wasm build, which the web step reuses), 2 min when nothing changed; it prints its time.
@@ -29,6 +30,15 @@ out=target/packaging
 rm -rf "$out"
 version=$(cargo metadata --locked --no-deps --format-version 1 \
   | python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "specdiff-cli"))')
+
+# 0. The viewer bundle, with the script release.yml runs first: it leaves
+#    dist/specdiff-offline.html, which the wheels of step 1 embed (crates/cli/build.rs).
+./scripts/viewer-bundle.sh "$tmp/assets" >"$tmp/viewer.log" 2>&1 || { cat "$tmp/viewer.log"; fail "scripts/viewer-bundle.sh"; }
+tar tzf "$tmp/assets/specdiff-viewer-$version.tar.gz" >"$tmp/viewer.list"
+grep -qx './index.html' "$tmp/viewer.list" && grep -q '\.wasm$' "$tmp/viewer.list" && ! grep -q 'offline' "$tmp/viewer.list" \
+  || fail "the viewer archive lacks index.html or the wasm, or has the one-file copy: $(tr '\n' ' ' <"$tmp/viewer.list")"
+grep -q 'id="specdiff-wasm"' "$tmp/assets/specdiff-viewer-$version.html" || fail "the one-file viewer carries no wasm"
+ok "viewer bundle: $(ls "$tmp/assets" | tr '\n' ' ')"
 
 # 1. As release.yml builds them for Linux (there inside maturin-action's manylinux container).
 "$maturin" build --release --locked --out "$out"
@@ -83,7 +93,10 @@ py = json.load(open(dump))["python"]
 assert py["executable"] == want and py["version"] == version, (py["executable"], py["version"], want, version)
 PY
   done
-  ok "CPython $v: pip install of the wheel; specdiff dump (also through a pipx-style symlink) ran $venv/bin/python3"
+  "$venv/bin/specdiff" diff --format html -o "$tmp/report-$v.html" "$tmp/dump-$v.json" "$tmp/dump-$v.json" 2>"$tmp/err" \
+    || fail "$v: the wheel's specdiff has no viewer: $(cat "$tmp/err")"
+  grep -q 'id="specdiff-wasm"' "$tmp/report-$v.html" || fail "$v: the wheel's HTML report carries no viewer"
+  ok "CPython $v: pip install of the wheel; specdiff dump (also through a pipx-style symlink) ran $venv/bin/python3; its HTML report carries the viewer"
 done
 
 # 3b. The PR action's install step (action.yml runs scripts/ci/install_specdiff.py with the Python
@@ -157,13 +170,5 @@ for old in "$cargo_home"/registry/src/*/specdiff-core-* "$cargo_home"/registry/s
 done
 cargo publish --workspace --dry-run --locked --allow-dirty --target-dir "$publish_target"
 ok "cargo publish --workspace --dry-run: specdiff-core, specdiff-cli"
-
-# 6. The viewer bundle, with the script release.yml runs.
-./scripts/viewer-bundle.sh "$tmp/assets" >"$tmp/viewer.log" 2>&1 || { cat "$tmp/viewer.log"; fail "scripts/viewer-bundle.sh"; }
-tar tzf "$tmp/assets/specdiff-viewer-$version.tar.gz" >"$tmp/viewer.list"
-grep -qx './index.html' "$tmp/viewer.list" && grep -q '\.wasm$' "$tmp/viewer.list" && ! grep -q 'offline' "$tmp/viewer.list" \
-  || fail "the viewer archive lacks index.html or the wasm, or has the one-file copy: $(tr '\n' ' ' <"$tmp/viewer.list")"
-grep -q 'id="specdiff-wasm"' "$tmp/assets/specdiff-viewer-$version.html" || fail "the one-file viewer carries no wasm"
-ok "viewer bundle: $(ls "$tmp/assets" | tr '\n' ' ')"
 
 echo "test-packaging: done in $((SECONDS - start)) s"

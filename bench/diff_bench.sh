@@ -53,24 +53,26 @@ echo "dumps: $("$BARE" "$BASE" "$HEAD"), $(du -k "$BASE" | cut -f1) KB + $(du -k
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # measure NAME RUNS COMMAND…: prints the best and median wall time and the best CPU time
-# (user + system) in milliseconds; sets BEST_NAME (wall) and CPU_NAME.
+# (user + system) in milliseconds, and the highest peak resident memory of its runs; sets
+# BEST_NAME (wall) and CPU_NAME.
 measure() {
   local name=$1 runs=$2
   shift 2
   "$@" >/dev/null 2>&1 # warm-up (file cache, page-in of the binary)
-  local walls=() cpus=() t0 t1
+  local walls=() cpus=() rss=0 t0 t1
   for ((i = 0; i < runs; i++)); do
     t0=$(date +%s%N)
-    /usr/bin/time -f '%U %S' -o "$DIR/cpu" "$@" >/dev/null 2>&1
+    /usr/bin/time -f '%U %S %M' -o "$DIR/cpu" "$@" >/dev/null 2>&1
     t1=$(date +%s%N)
     walls+=($(((t1 - t0) / 1000000)))
     cpus+=($(awk '{ printf "%d", ($1 + $2) * 1000 }' "$DIR/cpu"))
+    rss=$(awk -v r="$rss" '{ print ($3 > r ? $3 : r) }' "$DIR/cpu")
   done
   local w c
   w=($(printf '%s\n' "${walls[@]}" | sort -n))
   c=($(printf '%s\n' "${cpus[@]}" | sort -n))
-  printf '  %-24s wall best %7d ms, median %7d ms   cpu best %7d ms   (%d runs)\n' \
-    "$name" "${w[0]}" "${w[$((runs / 2))]}" "${c[0]}" "$runs"
+  printf '  %-24s wall best %7d ms, median %7d ms   cpu best %7d ms   peak RSS %5d MB   (%d runs)\n' \
+    "$name" "${w[0]}" "${w[$((runs / 2))]}" "${c[0]}" "$((rss / 1024))" "$runs"
   printf -v "BEST_$name" '%s' "${w[0]}"
   printf -v "CPU_$name" '%s' "${c[0]}"
 }

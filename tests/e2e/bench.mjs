@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchChromium, parseArgs, root } from './common.mjs';
+import { launchMeasuredChromium, parseArgs, root, treeRss } from './common.mjs';
 
 const args = parseArgs();
 const url = args.url ?? 'http://127.0.0.1:8080/';
@@ -45,39 +45,7 @@ for (let i = 0; i < runs; i++) {
   native.push(Number(process.hrtime.bigint() - t) / 1e6);
 }
 
-/** RSS (MB) of the browser's processes (the renderer holds the page and its worker). */
-function browserRss(pid) {
-  const children = new Map();
-  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(p));
-    } catch {}
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop();
-    try {
-      const m = fs.readFileSync(`/proc/${p}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
-      if (m) total += Number(m[1]);
-    } catch {}
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total / 1024;
-}
-
-const marker = `--specdiff-bench=${process.pid}`; // finds the browser process in /proc
-const browser = await launchChromium(['--enable-precise-memory-info', marker]);
-const pid = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).find((p) => {
-  try {
-    const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-    return cmd.includes(marker) && !cmd.some((a) => a.startsWith('--type='));
-  } catch {
-    return false;
-  }
-});
+const { browser, pid } = await launchMeasuredChromium(['--enable-precise-memory-info']);
 const base = fs.readFileSync(files.base, 'latin1');
 const head = fs.readFileSync(files.head, 'latin1');
 const results = [];
@@ -86,7 +54,7 @@ try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);
     await page.waitForSelector('body[data-engine="worker"]', { timeout: 20000 });
-    const rssBefore = pid ? browserRss(pid) : NaN;
+    const rssBefore = pid ? treeRss(pid) : NaN;
     // Files are built in the page before the clock starts (a user's drop hands them over ready).
     await page.evaluate(([b, h]) => {
       const toFile = (text, name) => new File([Uint8Array.from(text, (c) => c.charCodeAt(0))], name);
@@ -121,7 +89,7 @@ try {
       requestAnimationFrame(tick);
     }));
     r.rssBeforeMB = rssBefore;
-    r.rssAfterMB = pid ? browserRss(pid) : NaN;
+    r.rssAfterMB = pid ? treeRss(pid) : NaN;
     // Opening a function (j) and scrolling the full list (show unchanged: every function).
     r.openFunction = await page.evaluate(() => new Promise((resolve) => {
       const t0 = performance.now();

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { launchChromium, parseArgs, root } from './common.mjs';
+import { launchMeasuredChromium, parseArgs, root, treeRss } from './common.mjs';
 
 const args = parseArgs();
 const url = args.url ?? 'http://127.0.0.1:8080/';
@@ -21,39 +21,7 @@ const files = { base: path.resolve(args.base), head: path.resolve(args.head) };
 fs.mkdirSync(outDir, { recursive: true });
 const mb = (f) => fs.statSync(f).size / 1e6;
 
-/** RSS (MB) of `pid` and its descendants. */
-function treeRss(pid) {
-  const children = new Map();
-  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(p));
-    } catch {}
-  }
-  let total = 0;
-  const stack = [pid];
-  while (stack.length) {
-    const p = stack.pop();
-    try {
-      const m = fs.readFileSync(`/proc/${p}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
-      if (m) total += Number(m[1]);
-    } catch {}
-    stack.push(...(children.get(p) ?? []));
-  }
-  return total / 1024;
-}
-
-const marker = `--specdiff-big=${process.pid}`;
-const browser = await launchChromium([marker]);
-const pid = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).find((p) => {
-  try {
-    const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-    return cmd.includes(marker) && !cmd.some((a) => a.startsWith('--type='));
-  } catch {
-    return false;
-  }
-});
+const { browser, pid } = await launchMeasuredChromium();
 let report;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

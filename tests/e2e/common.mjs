@@ -1,8 +1,9 @@
-// What the end-to-end suite (e2e.mjs, links.mjs, view.mjs) and the browser benchmark (bench.mjs)
-// share: the repository root, playwright-core from .tools/npm, `--name value` arguments, a
-// headless Debian Chromium started with the project's flags, and the function list's rows
-// compared with a JSON report's.
+// What the end-to-end suite (e2e.mjs, links.mjs, view.mjs) and the browser benchmarks (bench.mjs,
+// big_pair.mjs) share: the repository root, playwright-core from .tools/npm, `--name value`
+// arguments, a headless Debian Chromium started with the project's flags (and measured: its
+// processes' memory), and the function list's rows compared with a JSON report's.
 
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -21,6 +22,46 @@ export function launchChromium(extra = []) {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra],
   });
+}
+
+/** Headless Chromium whose processes can be measured: the browser and the pid of its main
+ *  process (found in /proc by a marker flag; `undefined` if not found). */
+export async function launchMeasuredChromium(extra = []) {
+  const marker = `--specdiff-measured=${process.pid}`;
+  const browser = await launchChromium([...extra, marker]);
+  const pid = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).find((p) => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      return cmd.includes(marker) && !cmd.some((a) => a.startsWith('--type='));
+    } catch {
+      return false;
+    }
+  });
+  return { browser, pid };
+}
+
+/** Resident memory (MB) of process `pid` and all its descendants (the browser's renderer holds
+ *  the page and its worker). */
+export function treeRss(pid) {
+  const children = new Map();
+  for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(p));
+    } catch {}
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    try {
+      const m = fs.readFileSync(`/proc/${p}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
+      if (m) total += Number(m[1]);
+    } catch {}
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total / 1024;
 }
 
 /** The changed functions of a `specdiff diff --format json` report, as the list shows them; of

@@ -54,7 +54,7 @@ impl Scene {
     /// this test runs under (`nohup` leaves SIGHUP ignored, and specdiff keeps that choice).
     fn dump(&self, code: &str) -> Command {
         let mut c = self.dump_inheriting_sighup(code);
-        set_sighup(&mut c, libc::SIG_DFL);
+        set_disposition(&mut c, libc::SIGHUP, libc::SIG_DFL);
         c
     }
 
@@ -152,13 +152,14 @@ fn assert_none_left(pgid: i32, pid: i32) {
     }
 }
 
-/// Starts `cmd` with SIGHUP's disposition set to `action` (`SIG_DFL`, `SIG_IGN`).
-fn set_sighup(cmd: &mut Command, action: libc::sighandler_t) {
+/// Starts `cmd` with `sig`'s disposition set to `action` (`SIG_DFL`, `SIG_IGN`), as a
+/// caller's choice is inherited through exec.
+fn set_disposition(cmd: &mut Command, sig: i32, action: libc::sighandler_t) {
     use std::os::unix::process::CommandExt;
     // SAFETY: between fork and exec; signal(2) is async-signal-safe and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            libc::signal(libc::SIGHUP, action);
+            libc::signal(sig, action);
             Ok(())
         })
     };
@@ -168,7 +169,7 @@ fn set_sighup(cmd: &mut Command, action: libc::sighandler_t) {
 fn under_nohup_sighup_is_left_ignored_and_sigterm_still_stops_it() {
     let s = Scene::new();
     let mut cmd = s.dump_inheriting_sighup(&sleeper(&s.ready(), true, false));
-    set_sighup(&mut cmd, libc::SIG_IGN);
+    set_disposition(&mut cmd, libc::SIGHUP, libc::SIG_IGN);
     let mut child = cmd.spawn().unwrap();
     let (pid, pgid) = wait_ready(&s.ready(), &mut child);
     unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
@@ -212,18 +213,12 @@ fn a_program_that_ignores_sigterm_is_killed_after_the_grace_period() {
 
 #[test]
 fn sigint_reaches_the_program_even_when_the_caller_ignores_it() {
-    use std::os::unix::process::CommandExt;
     for ignored in [false, true] {
         let s = Scene::new();
         let mut cmd = s.dump(&sleeper(&s.ready(), false, false));
         if ignored {
             // As a script's background job is started: SIGINT ignored, inherited by exec.
-            unsafe {
-                cmd.pre_exec(|| {
-                    libc::signal(libc::SIGINT, libc::SIG_IGN);
-                    Ok(())
-                })
-            };
+            set_disposition(&mut cmd, libc::SIGINT, libc::SIG_IGN);
         }
         let mut child = cmd.spawn().unwrap();
         let (pid, pgid) = wait_ready(&s.ready(), &mut child);

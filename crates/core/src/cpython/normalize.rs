@@ -65,7 +65,7 @@ pub enum SiteTag {
     AttrLoad,
     /// A `CALL` whose callee is the builtin name `getattr` loaded shortly before.
     GetattrCall,
-    /// Any other call (`CALL`, `CALL_KW`, `CALL_FUNCTION_EX`).
+    /// Any other call (`CALL`, which keys 3.13's `CALL_KW` too, and `CALL_FUNCTION_EX`).
     Call,
 }
 
@@ -155,8 +155,8 @@ pub struct Normalizer<'a> {
     sides: [SideState; 2],
     fam_load_attr: u32,
     fam_call: u32,
-    /// `CALL_KW` and `CALL_FUNCTION_EX`: the other forms of a call.
-    fam_other_calls: [u32; 2],
+    /// `CALL_FUNCTION_EX`, the other family of a call (`CALL_KW` is keyed as `CALL`).
+    fam_call_ex: u32,
     fam_global_loads: [u32; 2],
     getattr: u32,
 }
@@ -178,11 +178,11 @@ impl<'a> Normalizer<'a> {
         let sides = [mk(base, rb, rh, &mut interner), mk(head, rh, rb, &mut interner)];
         let fam_load_attr = interner.intern("LOAD_ATTR");
         let fam_call = interner.intern("CALL");
-        let fam_other_calls = [interner.intern("CALL_KW"), interner.intern("CALL_FUNCTION_EX")];
+        let fam_call_ex = interner.intern("CALL_FUNCTION_EX");
         let fam_global_loads = [interner.intern("LOAD_GLOBAL"), interner.intern("LOAD_NAME")];
         let getattr = interner.intern("getattr");
         let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
-        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_other_calls, fam_global_loads, getattr }
+        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_call_ex, fam_global_loads, getattr }
     }
 
     /// The dump of `side`.
@@ -371,7 +371,7 @@ impl<'a> Normalizer<'a> {
                 } else {
                     SiteTag::Call
                 };
-            } else if self.fam_other_calls.contains(&f) {
+            } else if f == self.fam_call_ex {
                 sites[i].tag = SiteTag::Call;
             }
         }

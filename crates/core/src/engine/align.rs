@@ -6,8 +6,8 @@
 //!    whose operand changed (`p.x` → `p.y`): `modified` rows;
 //! 3. inside what is left, sites whose family changed because the code changed: an attribute
 //!    load on one side with a `getattr(...)` call on the other (`rewritten`), and a call with
-//!    a call of another form (`CALL` ↔ `CALL_KW` when keyword arguments were added or removed
-//!    on 3.13+, ↔ `CALL_FUNCTION_EX` for `*args`/`**kwargs`: `call_form`).
+//!    a `CALL_FUNCTION_EX` call (`*args`/`**kwargs`) on the other (`call_form`). 3.13's
+//!    `CALL_KW` needs no pairing here: its key family is `CALL` (`spelling.rs`).
 //!
 //! Everything else is `base_only` or `head_only`. Every site of both sides appears in
 //! exactly one row, in order.
@@ -31,8 +31,7 @@ pub enum RowKind {
     Modified,
     /// An attribute load on one side, a `getattr()` call on the other.
     Rewritten,
-    /// Calls of different forms: `CALL`, `CALL_KW` (keyword arguments, 3.13+),
-    /// `CALL_FUNCTION_EX` (`*args`, `**kwargs`).
+    /// A call on one side, a `CALL_FUNCTION_EX` call (`*args`, `**kwargs`) on the other.
     CallForm,
     /// Only in base.
     BaseOnly,

@@ -14,9 +14,9 @@
 //!    specializes in one only (3.11's `FOR_ITER`): `unchanged`;
 //! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
 //!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
-//!    `call_form` rows (a call's form changed: `CALL_KW`, `CALL_FUNCTION_EX`) between dumps
-//!    of different versions: `minor` when either side is specialized (the form changes with
-//!    the interpreter too), else `unchanged`; in one version, rule 1 or the rules below;
+//!    `call_form` rows (a call ↔ a `CALL_FUNCTION_EX` call) between dumps of different
+//!    versions: `minor` when either side is specialized (which forms a version specializes
+//!    is the interpreter's doing), else `unchanged`; in one version, rule 1 or the rules below;
 //! 3. base specialized, head not → `lost` when head's counter shows the site ran; `minor`
 //!    when it did not run (enough) in head: a workload change, not a lost specialization;
 //! 4. head's churn (opname flips seen by the sampler) above base's → `churning`;
@@ -329,8 +329,8 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     }
     let same_version = b.rules.version == h.rules.version;
     let (sb, sh) = (b.is_site() && b.specialized(), h.is_site() && h.specialized());
-    // Across versions a call's form can change with the interpreter alone (3.12's `KW_NAMES`
-    // + `CALL` is 3.13's `CALL_KW`): shown, never a regression.
+    // Across versions, which call forms specialize is the interpreter's doing: shown, never
+    // a regression.
     if kind == RowKind::CallForm && !same_version {
         return Some(if sb || sh { ChangeKind::Minor } else { ChangeKind::Unchanged });
     }

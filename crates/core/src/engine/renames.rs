@@ -71,6 +71,9 @@ pub(crate) fn pair_renamed(norm: &mut Normalizer, m: &mut Matching) {
         m.removed.iter().copied().filter(|i| is_function(base, i) && gone(base, head, &to_head, *i)).collect();
     let added: Vec<u32> =
         m.added.iter().copied().filter(|i| is_function(head, i) && gone(head, base, &to_base, *i)).collect();
+    if removed.is_empty() || added.is_empty() {
+        return;
+    }
     let (base_own, head_own) = (program_code(base), program_code(head));
     let cross = removed.len() * added.len() <= MAX_CROSS_PAIRS;
     let mut pairs = best_pairs(norm, &removed, &added, MIN_SITES, &|b, h| {

@@ -385,12 +385,11 @@ impl<'a> DiffSession<'a> {
 
     fn function_diff(&self, b: u32, h: u32, c: Compared) -> FunctionDiff {
         let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
-        let module = identity(self.head, hc).0;
+        let (base_id, head_id) = (identity(self.base, bc), identity(self.head, hc));
         let qualname = self.names.1.name(self.head, h).to_string();
-        let base_module = identity(self.base, bc).0;
-        let base_qualname = self.names.0.name(self.base, b);
-        let renamed_from = (identity(self.base, bc) != identity(self.head, hc))
-            .then(|| format!("{base_module}:{base_qualname}"));
+        let renamed_from =
+            (base_id != head_id).then(|| format!("{}:{}", base_id.0, self.names.0.name(self.base, b)));
+        let module = head_id.0;
         let hotness = Hotness::of(Some((self.base, bc)), Some((self.head, hc)));
         let regressions = c.counts.regressions();
         let n = c.base_sites.len() + c.head_sites.len();

@@ -202,19 +202,21 @@ impl CallForm {
     }
 }
 
-/// The form of the call at site `v`, `None` when it is no call.
+/// The form of the call at site `v`, by its instructions' families (`key_family`, which keys
+/// 3.13's `CALL_KW` as `CALL`, so that one is told by its own family first); `None` when it
+/// is no call.
 fn call_form_of(v: &SiteView) -> Option<CallForm> {
+    let family = |i: &crate::model::dump::Instruction| {
+        let op = v.dump.op(i);
+        key_family(&op.name, &op.family)
+    };
+    let primary = v.dump.op(&v.code.instructions[v.site.primary as usize]);
     let ins = &v.code.instructions[v.site.start as usize..v.site.end as usize];
-    let name = |i: &crate::model::dump::Instruction| v.dump.op(i).name.as_str();
-    let primary = name(&v.code.instructions[v.site.primary as usize]);
-    if primary.starts_with("CALL_FUNCTION_EX") {
-        Some(CallForm::Unpacked)
-    } else if primary.starts_with("CALL_KW") || (primary.starts_with("CALL") && ins.iter().any(|i| name(i) == "KW_NAMES")) {
-        Some(CallForm::Keywords)
-    } else if primary.starts_with("CALL") {
-        Some(CallForm::Positional)
-    } else {
-        None
+    match family(&v.code.instructions[v.site.primary as usize]).as_ref() {
+        "CALL_FUNCTION_EX" => Some(CallForm::Unpacked),
+        "CALL" if primary.family.ends_with("CALL_KW") || ins.iter().any(|i| family(i) == "KW_NAMES") => Some(CallForm::Keywords),
+        "CALL" => Some(CallForm::Positional),
+        _ => None,
     }
 }
 

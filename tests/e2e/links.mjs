@@ -98,7 +98,7 @@ try {
   await page.click('text=share link');
   await page.waitForSelector('.share-url');
   const buttonLink = await page.inputValue('.share-url');
-  check(buttonLink.startsWith(url + '#share=s2.') && buttonLink.includes('fn=__main__%3Adot_sum'), `the share button's link is under the sub-path, with the selection (${buttonLink.length} characters)`);
+  check(buttonLink.startsWith(url + '#share=s3.') && buttonLink.includes('fn=__main__%3Adot_sum'), `the share button's link is under the sub-path, with the selection (${buttonLink.length} characters)`);
   await page.close();
 
   const fromButton = await open(buttonLink);
@@ -116,7 +116,7 @@ try {
   const oldRows = await shownRows(old);
   check(oldRows.some((r) => r.key === key), `an old s1. link still opens (${oldRows.length} changed rows)`);
   await old.close();
-  const newer = await open(`${url}#share=s3.AAAA`);
+  const newer = await open(`${url}#share=s4.AAAA`);
   await newer.waitForFunction(() => document.body.textContent.includes('made by a newer specdiff'), null, { timeout: 20000 }).catch(() => {});
   check((await newer.textContent('body')).includes('made by a newer specdiff'), 'a link of a newer version says it was made by a newer specdiff');
   await newer.close();
@@ -139,7 +139,7 @@ try {
       await capped.close();
       continue;
     }
-    check(c.link.startsWith(url + '#share=s2.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
+    check(c.link.startsWith(url + '#share=s3.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
     // The CLI's link, with the tab and function the button's link carries.
     // The function to select: dot_sum for the demo, the report's first for other pairs (`fn`).
     const fnKey = c.fn ?? key;

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
-use specdiff_core::share::ShareNote;
+use specdiff_core::share::{ShareNote, TrimmedFunction};
 #[cfg(test)]
 use specdiff_core::share;
 
@@ -34,6 +34,9 @@ pub use share_link::{Compression, Pending};
 /// code objects is ~10–30 MB, and a tab holding two parsed dumps of the maximum size would need
 /// a few GB, which is about what browsers give one tab.
 pub const BROWSER_LIMITS: ReadLimits = ReadLimits { max_bytes: 256 * 1024 * 1024 };
+
+/// Said above the listing of a function a share link carries trimmed.
+const TRIMMED: &str = "this share link carries only the changed sites of this function and one row of code around each; its specialized shares are the sender's, counted over the whole function";
 
 /// One loaded run.
 #[derive(Clone, Debug)]
@@ -167,7 +170,8 @@ impl Session {
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
                 let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
-                let entries = summary::diff_summary(&mut pair, bk, hk, sent, &mut summary);
+                let trimmed = self.trimmed();
+                let entries = summary::diff_summary(&mut pair, bk, hk, (sent, &trimmed), &mut summary);
                 self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),
@@ -196,7 +200,16 @@ impl Session {
         let a = self.analysis.as_mut()?;
         let &(b, h) = a.entries.get(key)?;
         let rows = a.pair.rows(b, h);
-        Some(detail::detail(&rows, key, (a.pair.base(), a.pair.head()), a.mode))
+        let mut detail = detail::detail(&rows, key, (a.pair.base(), a.pair.head()), a.mode);
+        if self.trimmed().iter().any(|t| (Some(t.base_code), Some(t.head_code)) == (b, h)) {
+            detail.explanations.insert(0, TRIMMED.into());
+        }
+        Some(detail)
+    }
+
+    /// The functions the opened share link carries trimmed.
+    fn trimmed(&self) -> Vec<TrimmedFunction> {
+        self.opened.as_ref().map(|n| specdiff_core::share::trimmed_functions(&n.trimmed)).unwrap_or_default()
     }
 }
 
@@ -413,6 +426,17 @@ mod tests {
         assert_eq!(sites.head.unwrap(), report.summary.head.sites.to_string());
         let card = s.run(Side::Head).unwrap().info.note.clone().unwrap();
         assert!(card.contains(&format!("leaves out {} changed function", note.left_out)), "{card}");
+        // Its functions travel trimmed: their rows show the sender's whole-function shares,
+        // and their listing says it is trimmed.
+        let trimmed = share::trimmed_functions(&note.trimmed);
+        assert!(!trimmed.is_empty(), "the demo's changed functions have unchanged code to leave out");
+        let entries = s.analysis.as_ref().unwrap().entries.clone();
+        for t in trimmed {
+            let key = entries.iter().find(|(_, &codes)| codes == (Some(t.base_code), Some(t.head_code))).unwrap().0.clone();
+            let row = sum.rows.iter().find(|r| r.key == key).unwrap();
+            assert_eq!((row.before, row.after), (Some(t.before.into()), Some(t.after.into())), "{key}");
+            assert_eq!(s.function(&key).unwrap().explanations.first().map(String::as_str), Some(TRIMMED), "{key}");
+        }
         // Other runs loaded afterwards forget the link's numbers.
         let v = collect(&mut s, Request::Swap, vec![]);
         let objects = summary_of(&v).overview.metrics.iter().find(|m| m.label == "code objects").unwrap().clone();

@@ -1,19 +1,22 @@
 //! Which code objects a link carries, for a diff report: both dumps whole when that stays
 //! within [`TYPICAL_CHARS`], otherwise the changed functions in the report's order (worst
-//! first), as many as fit the cap; the rest are counted in [`ShareNote::left_out`].
+//! first), trimmed to their changes (`trim.rs`), as many as fit the cap; the rest are counted
+//! in [`ShareNote::left_out`]. [`LinkBuilder`] makes the payloads, [`Fitting`] searches the
+//! count; both the CLI ([`link_payload`]) and the viewer's share button (whose compressor is
+//! asynchronous) drive them.
 
+use super::reduce::reduce_masked;
+use super::trim::{
+    masks, new_indices, readable_changes, trimmed_wire, whole, TrimmedFunction, CONTEXT_ROWS,
+};
 #[cfg(feature = "share-flate")]
-use std::collections::HashSet;
-
-use super::{ShareNote, SharedSummary};
-#[cfg(feature = "share-flate")]
-use super::{encode, redact, reduce, SharePayload, TYPICAL_CHARS};
-#[cfg(feature = "share-flate")]
+use super::{encode, TYPICAL_CHARS};
+use super::{redact, ShareNote, SharePayload, SharedSummary};
 use crate::model::dump::Dump;
+use crate::report::diff::{DiffOptions, DiffSession};
 use crate::report::DiffReport;
 
 /// How [`link_payload`] packs a diff.
-#[cfg(feature = "share-flate")]
 #[derive(Debug, Clone, Copy)]
 pub struct LinkOptions {
     /// Longest payload wanted (characters); changed functions past it are left out.
@@ -36,56 +39,259 @@ pub fn wanted(report: &DiffReport) -> Vec<(u32, u32)> {
 
 /// The sender's run-level numbers of `report`, for [`ShareNote::summary`].
 pub fn shared_summary(report: &DiffReport) -> SharedSummary {
-    SharedSummary { base: report.base.clone(), head: report.head.clone(), summary: report.summary.clone() }
+    SharedSummary {
+        base: report.base.clone(),
+        head: report.head.clone(),
+        summary: report.summary.clone(),
+    }
+}
+
+/// Makes the payloads of one diff: whole, or the first `n` changed functions trimmed.
+pub struct LinkBuilder<'a> {
+    session: DiffSession<'a>,
+    report: &'a DiffReport,
+    wanted: Vec<(u32, u32)>,
+    redact: bool,
+}
+
+impl<'a> LinkBuilder<'a> {
+    /// A builder for the diff `report` of `base` and `head`, made with `options`.
+    pub fn new(
+        base: &'a Dump,
+        head: &'a Dump,
+        report: &'a DiffReport,
+        options: &DiffOptions,
+        redact: bool,
+    ) -> Self {
+        let session = DiffSession::new(
+            base,
+            head,
+            DiffOptions {
+                allow_unrelated: true,
+                ..options.clone()
+            },
+        );
+        LinkBuilder {
+            session,
+            report,
+            wanted: wanted(report),
+            redact,
+        }
+    }
+
+    /// How many changed functions the report has for a link (see [`wanted`]).
+    pub fn wanted(&self) -> usize {
+        self.wanted.len()
+    }
+
+    fn note(&self, reduced: bool, kept: usize) -> ShareNote {
+        ShareNote {
+            base_code_total: self.session.base.code.len(),
+            head_code_total: self.session.head.code.len(),
+            reduced,
+            comment: None,
+            summary: Some(shared_summary(self.report)),
+            left_out: self.wanted.len() - kept.min(self.wanted.len()),
+            redacted: self.redact,
+            trimmed: Vec::new(),
+        }
+    }
+
+    fn finish(&self, base: Dump, head: Dump, note: ShareNote) -> SharePayload {
+        let (base, head) = if self.redact {
+            (redact(&base), redact(&head))
+        } else {
+            (base, head)
+        };
+        SharePayload {
+            base: Some(base),
+            head: Some(head),
+            note,
+        }
+    }
+
+    /// Both dumps whole (through [`super::reduce`]: what no view reads is left out).
+    pub fn whole(&self) -> SharePayload {
+        let (base, head) = (self.session.base, self.session.head);
+        let no_masks = Vec::new();
+        let all = |_: usize, _: &_| true;
+        self.finish(
+            reduce_masked(base, all, &no_masks),
+            reduce_masked(head, all, &no_masks),
+            self.note(false, self.wanted.len()),
+        )
+    }
+
+    /// The first `n` changed functions, trimmed, and the pairs of `also` (e.g. the function
+    /// the sender is looking at) whole.
+    pub fn trimmed(&mut self, n: usize, also: &[(u32, u32)]) -> SharePayload {
+        let kept: Vec<(u32, u32)> = self.wanted[..n.min(self.wanted.len())].to_vec();
+        let (mut mb, mut mh) = masks(&mut self.session, &kept, CONTEXT_ROWS);
+        let (base, head) = (self.session.base, self.session.head);
+        let marks = |len: usize, codes: &mut dyn Iterator<Item = u32>| {
+            let mut keep = vec![false; len];
+            for c in codes {
+                if let Some(k) = keep.get_mut(c as usize) {
+                    *k = true;
+                }
+            }
+            keep
+        };
+        let keep_b = marks(base.code.len(), &mut kept.iter().chain(also).map(|p| p.0));
+        let keep_h = marks(head.code.len(), &mut kept.iter().chain(also).map(|p| p.1));
+        for &(b, h) in also {
+            if let (Some(b), Some(h)) = (mb.get_mut(b as usize), mh.get_mut(h as usize)) {
+                (*b, *h) = (None, None);
+            }
+        }
+        let index_b = new_indices(keep_b.len(), (0..keep_b.len()).filter(|&i| keep_b[i]));
+        let index_h = new_indices(keep_h.len(), (0..keep_h.len()).filter(|&i| keep_h[i]));
+        // A trim that changes what the reader sees is undone; the second round only carries
+        // whole what the first found wrong, so two rounds settle it.
+        let (rb, rh) = loop {
+            let rb = reduce_masked(base, |i, _| keep_b[i], &mb);
+            let rh = reduce_masked(head, |i, _| keep_h[i], &mh);
+            let mut wrong = Vec::new();
+            {
+                let mut check = DiffSession::new(&rb, &rh, self.session.options.clone());
+                for &(b, h) in &kept {
+                    if whole(&mb, b as usize, base) && whole(&mh, h as usize, head) {
+                        continue;
+                    }
+                    let (nb, nh) = (
+                        index_b[b as usize].unwrap_or(0),
+                        index_h[h as usize].unwrap_or(0),
+                    );
+                    let paired = check
+                        .matching()
+                        .pairs
+                        .iter()
+                        .any(|p| p.base == nb && p.head == nh);
+                    if !paired
+                        || readable_changes(&mut check, nb, nh)
+                            != readable_changes(&mut self.session, b, h)
+                    {
+                        wrong.push((b, h));
+                    }
+                }
+            }
+            if wrong.is_empty() {
+                break (rb, rh);
+            }
+            for (b, h) in wrong {
+                mb[b as usize] = None;
+                mh[h as usize] = None;
+            }
+        };
+        let mut note = self.note(true, kept.len());
+        let trimmed: Vec<TrimmedFunction> = self
+            .report
+            .functions
+            .iter()
+            .filter(|f| {
+                !(whole(&mb, f.base_code as usize, base) && whole(&mh, f.head_code as usize, head))
+            })
+            .filter_map(|f| {
+                Some(TrimmedFunction {
+                    base_code: index_b.get(f.base_code as usize).copied().flatten()?,
+                    head_code: index_h.get(f.head_code as usize).copied().flatten()?,
+                    before: f.specialized_before,
+                    after: f.specialized_after,
+                })
+            })
+            .collect();
+        note.trimmed = trimmed_wire(&trimmed);
+        self.finish(rb, rh, note)
+    }
+}
+
+/// The search for the most changed functions a link can keep under a cap: links grow with
+/// every function kept, so all of them are tried first, then the count is bisected. Callers
+/// encode the payload of [`Fitting::next`] and report its length with [`Fitting::tried`].
+#[derive(Debug, Clone)]
+pub struct Fitting {
+    lo: usize,
+    hi: usize,
+    all: usize,
+    cap: usize,
+    started: bool,
+}
+
+impl Fitting {
+    /// A search over 0..=`all` functions for payloads of at most `cap` characters.
+    pub fn new(all: usize, cap: usize) -> Self {
+        Fitting {
+            lo: 0,
+            hi: all,
+            all,
+            cap,
+            started: false,
+        }
+    }
+
+    /// The next count to try, or `None` when [`Fitting::best`] is the answer.
+    pub fn next(&self) -> Option<usize> {
+        if !self.started {
+            return Some(self.all);
+        }
+        (self.lo + 1 < self.hi).then(|| (self.lo + self.hi) / 2)
+    }
+
+    /// Records that `n` functions made a payload of `len` characters.
+    pub fn tried(&mut self, n: usize, len: usize) {
+        let fits = len <= self.cap;
+        if !self.started {
+            self.started = true;
+            if fits {
+                (self.lo, self.hi) = (n, n);
+            }
+            return;
+        }
+        if fits {
+            self.lo = n;
+        } else {
+            self.hi = n;
+        }
+    }
+
+    /// The most functions found to fit (0 when none does).
+    pub fn best(&self) -> usize {
+        self.lo
+    }
 }
 
 /// The link payload of the diff `report` of `base` and `head` (see the module docs), and the
 /// note it carries.
 #[cfg(feature = "share-flate")]
-pub fn link_payload(base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> (String, ShareNote) {
-    let prepare = |d: &Dump| if options.redact { redact(d) } else { d.clone() };
-    let (base, head) = (prepare(base), prepare(head));
-    let wanted = wanted(report);
-    let note = |reduced: bool, kept: usize| ShareNote {
-        base_code_total: base.code.len(),
-        head_code_total: head.code.len(),
-        reduced,
-        comment: None,
-        summary: Some(shared_summary(report)),
-        left_out: wanted.len() - kept,
-        redacted: options.redact,
-    };
-    let whole = |d: &Dump| reduce(d, |_, _| true);
-    let full_note = note(false, wanted.len());
-    let full = encode(&SharePayload { base: Some(whole(&base)), head: Some(whole(&head)), note: full_note.clone() });
-    if full.len() <= TYPICAL_CHARS.min(options.cap) {
-        return (full, full_note);
+pub fn link_payload(
+    base: &Dump,
+    head: &Dump,
+    report: &DiffReport,
+    options: LinkOptions,
+) -> (String, ShareNote) {
+    let mut builder = LinkBuilder::new(base, head, report, &DiffOptions::default(), options.redact);
+    let full = builder.whole();
+    let encoded = encode(&full);
+    if encoded.len() <= TYPICAL_CHARS.min(options.cap) {
+        return (encoded, full.note);
     }
-    let make = |n: usize| {
-        let (kb, kh): (HashSet<usize>, HashSet<usize>) = wanted[..n].iter().map(|&(b, h)| (b as usize, h as usize)).unzip();
-        let n_note = note(true, n);
-        let p = SharePayload {
-            base: Some(reduce(&base, |i, _| kb.contains(&i))),
-            head: Some(reduce(&head, |i, _| kh.contains(&i))),
-            note: n_note.clone(),
-        };
-        (encode(&p), n_note)
-    };
-    let all = make(wanted.len());
-    if all.0.len() <= options.cap {
-        return all;
-    }
-    // The most functions that fit: links grow with every function kept, so bisect.
-    let (mut lo, mut hi) = (0, wanted.len());
-    while lo + 1 < hi {
-        let mid = (lo + hi) / 2;
-        if make(mid).0.len() <= options.cap {
-            lo = mid;
-        } else {
-            hi = mid;
+    let mut fitting = Fitting::new(builder.wanted(), options.cap);
+    let mut best: Option<(usize, String, ShareNote)> = None;
+    while let Some(n) = fitting.next() {
+        let p = builder.trimmed(n, &[]);
+        let encoded = encode(&p);
+        fitting.tried(n, encoded.len());
+        if encoded.len() <= options.cap {
+            best = Some((n, encoded, p.note));
         }
     }
-    make(lo)
+    match best {
+        Some((n, encoded, note)) if n == fitting.best() => (encoded, note),
+        _ => {
+            let p = builder.trimmed(fitting.best(), &[]);
+            (encode(&p), p.note)
+        }
+    }
 }
 
 /// What a link with `note` leaves out, as a phrase after "the link" ("leaves out 3 of 40

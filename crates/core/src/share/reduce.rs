@@ -5,12 +5,20 @@
 
 use litemap::LiteMap;
 
+use super::trim::Masks;
 use crate::model::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
 
 /// A copy of `dump` with only the code objects for which `keep(index, code)` is true, and only
 /// the strings, ops, files and source lines they use. Parents that are dropped become `None`.
-pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Dump {
+pub fn reduce(dump: &Dump, keep: impl FnMut(usize, &CodeInfo) -> bool) -> Dump {
+    reduce_masked(dump, keep, &Vec::new())
+}
+
+/// [`reduce`], keeping of each code object that `masks` trims only the instructions its mask
+/// marks, and of its source only those instructions' lines and its first line.
+pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool, masks: &Masks) -> Dump {
     let kept: Vec<usize> = (0..dump.code.len()).filter(|&i| keep(i, &dump.code[i])).collect();
+    let mask = |i: usize| masks.get(i).and_then(Option::as_deref);
     // Old index → new index, for code objects, ops and files (vectors: the indices are dense).
     let mut new_index: Vec<Option<u32>> = vec![None; dump.code.len()];
     for (n, &i) in kept.iter().enumerate() {
@@ -31,8 +39,14 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
     let mut spans: LiteMap<u32, Vec<(u32, u32)>> = LiteMap::new();
     for &i in &kept {
         let c = &dump.code[i];
+        let file_spans = spans.entry(c.file).or_default();
+        if let Some(m) = mask(i) {
+            let lines = c.instructions.iter().zip(m).filter(|(_, &k)| k).filter_map(|(x, _)| x.line);
+            file_spans.extend(std::iter::once(c.first_line).chain(lines).map(|l| (l, l)));
+            continue;
+        }
         let last = c.instructions.iter().filter_map(|x| x.line).max().unwrap_or(c.first_line);
-        spans.entry(c.file).or_default().push((c.first_line.min(last), c.first_line.max(last)));
+        file_spans.push((c.first_line.min(last), c.first_line.max(last)));
     }
     let mut files = Vec::new();
     let mut file_map: Vec<Option<u32>> = vec![None; dump.files.len()];
@@ -66,6 +80,10 @@ pub fn reduce(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) -> bool) -> Du
     for &i in &kept {
         let c = &dump.code[i];
         let mut n = c.clone();
+        if let Some(m) = mask(i) {
+            let mut keep = m.iter();
+            n.instructions.retain(|_| keep.next().copied().unwrap_or(true));
+        }
         n.file = file_map[c.file as usize].expect("the file of every kept code object is kept");
         n.module = strings.get(dump, c.module);
         n.qualname = strings.get(dump, c.qualname);

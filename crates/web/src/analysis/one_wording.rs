@@ -46,7 +46,7 @@ fn page_text_and_markdown_use_the_same_words() {
     let (bk, hk) = (code_keys(&base), code_keys(&head));
     let mut pair = Pair::new(base, head);
     let mut page = Summary::empty();
-    diff_summary(&mut pair, &bk, &hk, None, &mut page);
+    diff_summary(&mut pair, &bk, &hk, (None, &[]), &mut page);
     let report = pair.report();
     let text = golden("demo-3.12.txt");
     let markdown = as_read(&golden("demo-3.12.md"));

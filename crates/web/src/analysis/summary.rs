@@ -7,7 +7,7 @@ use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{Hotness, ShareTally};
-use specdiff_core::share::SharedSummary;
+use specdiff_core::share::{SharedSummary, TrimmedFunction};
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
@@ -63,7 +63,7 @@ pub fn diff_summary(
     pair: &mut Pair,
     base_keys: &[String],
     head_keys: &[String],
-    sent: Option<&SharedSummary>,
+    (sent, trimmed): (Option<&SharedSummary>, &[TrimmedFunction]),
     summary: &mut Summary,
 ) -> Entries {
     let report = pair.report();
@@ -87,10 +87,13 @@ pub fn diff_summary(
     for f in &report.functions {
         changed[f.head_code as usize] = Some(f.base_code);
         let key = take_key(&head_keys[f.head_code as usize], &mut entries, (Some(f.base_code), Some(f.head_code)));
+        // A trimmed function's own code holds only some of its sites: the sender's shares.
+        let sender = trimmed.iter().find(|t| (t.base_code, t.head_code) == (f.base_code, f.head_code));
+        let (before, after) = sender.map_or((f.specialized_before, f.specialized_after), |t| (t.before, t.after));
         let facts = RowFacts {
             hot: f.hotness.rank_share(),
-            before: Some(f.specialized_before.into()),
-            after: Some(f.specialized_after.into()),
+            before: Some(before.into()),
+            after: Some(after.into()),
             counts: counts_of(&f.counts),
             status: status_of(&f.counts),
             score: f.score,

@@ -112,6 +112,8 @@ impl Session {
             summary: None,
             left_out: left_before + left_out,
             redacted: opened.is_some_and(|n| n.redacted),
+            // The runs of a link with trimmed functions travel again as they came (below).
+            trimmed: opened.map(|n| n.trimmed.clone()).unwrap_or_default(),
         };
         // Whole, but through `reduce` as the CLI's: what no view reads is left out.
         let whole = |d: &Option<Rc<Dump>>| keep_only(d, None);
@@ -120,7 +122,9 @@ impl Session {
             Ok(p) => p,
             Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
         };
-        if payload.len() <= share::TYPICAL_CHARS {
+        // A link's trimmed functions are indices into its runs: reducing them again would
+        // renumber them (the link fitted the sender's cap already).
+        if payload.len() <= share::TYPICAL_CHARS || opened.is_some_and(|n| !n.trimmed.is_empty()) {
             return Response::ShareLink { payload, note: None };
         }
         // Too long for a PR comment: keep the changed functions (for one run: the ranked ones)

@@ -5,9 +5,9 @@
 //! count; both the CLI ([`link_payload`]) and the viewer's share button (whose compressor is
 //! asynchronous) drive them.
 
-use super::reduce::reduce_masked;
+use super::reduce::{new_indices, reduce_masked};
 use super::trim::{
-    masks, new_indices, readable_changes, trimmed_wire, whole, TrimmedFunction, CONTEXT_ROWS,
+    readable_changes, trim, trimmed_wire, whole, Masks, Trim, TrimmedFunction, CONTEXT_ROWS,
 };
 #[cfg(feature = "share-flate")]
 use super::{encode, TYPICAL_CHARS};
@@ -52,6 +52,8 @@ pub struct LinkBuilder<'a> {
     report: &'a DiffReport,
     wanted: Vec<(u32, u32)>,
     redact: bool,
+    /// The trim of each wanted function, once worked out (each count tried reuses them).
+    trims: Vec<Option<Trim>>,
 }
 
 impl<'a> LinkBuilder<'a> {
@@ -71,11 +73,14 @@ impl<'a> LinkBuilder<'a> {
                 ..options.clone()
             },
         );
+        let wanted = wanted(report);
+        let trims = wanted.iter().map(|_| None).collect();
         LinkBuilder {
             session,
             report,
-            wanted: wanted(report),
+            wanted,
             redact,
+            trims,
         }
     }
 
@@ -126,35 +131,47 @@ impl<'a> LinkBuilder<'a> {
     /// the sender is looking at) whole.
     pub fn trimmed(&mut self, n: usize, also: &[(u32, u32)]) -> SharePayload {
         let kept: Vec<(u32, u32)> = self.wanted[..n.min(self.wanted.len())].to_vec();
-        let (mut mb, mut mh) = masks(&mut self.session, &kept, CONTEXT_ROWS);
-        let (base, head) = (self.session.base, self.session.head);
-        let marks = |len: usize, codes: &mut dyn Iterator<Item = u32>| {
-            let mut keep = vec![false; len];
-            for c in codes {
-                if let Some(k) = keep.get_mut(c as usize) {
-                    *k = true;
-                }
+        for (slot, &(b, h)) in self.trims.iter_mut().zip(&kept) {
+            if slot.is_none() {
+                *slot = Some(trim(&mut self.session, b, h, CONTEXT_ROWS));
             }
-            keep
-        };
-        let keep_b = marks(base.code.len(), &mut kept.iter().chain(also).map(|p| p.0));
-        let keep_h = marks(head.code.len(), &mut kept.iter().chain(also).map(|p| p.1));
+        }
+        let trims: Vec<&Trim> = self.trims[..kept.len()].iter().flatten().collect();
+        let (base, head) = (self.session.base, self.session.head);
+        let (mut mb, mut mh): (Masks, Masks) =
+            (vec![None; base.code.len()], vec![None; head.code.len()]);
+        for (&(b, h), t) in kept.iter().zip(&trims) {
+            mb[b as usize] = Some(t.base.clone());
+            mh[h as usize] = Some(t.head.clone());
+        }
         for &(b, h) in also {
             if let (Some(b), Some(h)) = (mb.get_mut(b as usize), mh.get_mut(h as usize)) {
                 (*b, *h) = (None, None);
             }
         }
-        let index_b = new_indices(keep_b.len(), (0..keep_b.len()).filter(|&i| keep_b[i]));
-        let index_h = new_indices(keep_h.len(), (0..keep_h.len()).filter(|&i| keep_h[i]));
+        // The code objects carried, in order, and where each lands in the link's dumps.
+        let carried = |side: fn(&(u32, u32)) -> u32, len: usize| {
+            let mut codes: Vec<usize> = kept
+                .iter()
+                .chain(also)
+                .map(|p| side(p) as usize)
+                .filter(|&c| c < len)
+                .collect();
+            codes.sort_unstable();
+            codes.dedup();
+            new_indices(len, &codes)
+        };
+        let index_b = carried(|p| p.0, base.code.len());
+        let index_h = carried(|p| p.1, head.code.len());
         // A trim that changes what the reader sees is undone; the second round only carries
         // whole what the first found wrong, so two rounds settle it.
         let (rb, rh) = loop {
-            let rb = reduce_masked(base, |i, _| keep_b[i], &mb);
-            let rh = reduce_masked(head, |i, _| keep_h[i], &mh);
+            let rb = reduce_masked(base, |i, _| index_b[i].is_some(), &mb);
+            let rh = reduce_masked(head, |i, _| index_h[i].is_some(), &mh);
             let mut wrong = Vec::new();
             {
                 let mut check = DiffSession::new(&rb, &rh, self.session.options.clone());
-                for &(b, h) in &kept {
+                for (&(b, h), t) in kept.iter().zip(&trims) {
                     if whole(&mb, b as usize, base) && whole(&mh, h as usize, head) {
                         continue;
                     }
@@ -167,10 +184,7 @@ impl<'a> LinkBuilder<'a> {
                         .pairs
                         .iter()
                         .any(|p| p.base == nb && p.head == nh);
-                    if !paired
-                        || readable_changes(&mut check, nb, nh)
-                            != readable_changes(&mut self.session, b, h)
-                    {
+                    if !paired || readable_changes(&mut check, nb, nh) != t.changes {
                         wrong.push((b, h));
                     }
                 }

@@ -20,10 +20,7 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
     let kept: Vec<usize> = (0..dump.code.len()).filter(|&i| keep(i, &dump.code[i])).collect();
     let mask = |i: usize| masks.get(i).and_then(Option::as_deref);
     // Old index → new index, for code objects, ops and files (vectors: the indices are dense).
-    let mut new_index: Vec<Option<u32>> = vec![None; dump.code.len()];
-    for (n, &i) in kept.iter().enumerate() {
-        new_index[i] = Some(n as u32);
-    }
+    let new_index = new_indices(dump.code.len(), &kept);
 
     let mut strings = Interner::new(dump);
     let mut ops: Vec<_> = Vec::new();
@@ -120,6 +117,16 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
         code,
         pystats: dump.pystats.clone(),
     }
+}
+
+/// Old index → new index of the code objects of a dump of `len` that a reduction keeps
+/// (`kept`, in order).
+pub(crate) fn new_indices(len: usize, kept: &[usize]) -> Vec<Option<u32>> {
+    let mut index = vec![None; len];
+    for (n, &i) in kept.iter().enumerate() {
+        index[i] = Some(n as u32);
+    }
+    index
 }
 
 /// The reduced dump's string table: each string of the original that is used, once, in the

@@ -77,64 +77,61 @@ pub(super) fn trimmed_wire(functions: &[TrimmedFunction]) -> Vec<u32> {
         .collect()
 }
 
-/// The instructions to keep of each pair in `pairs` (base and head code indices of the
-/// session's dumps): the sites of the rows within `context` rows of a changed row.
-pub(crate) fn masks(
-    session: &mut DiffSession,
-    pairs: &[(u32, u32)],
-    context: usize,
-) -> (Masks, Masks) {
-    let mut masks: (Masks, Masks) = (
-        vec![None; session.base.code.len()],
-        vec![None; session.head.code.len()],
-    );
-    for &(b, h) in pairs {
-        let c = session.compare(Some(b), Some(h), false);
-        let n = c.rows.len();
-        let mut near = vec![false; n];
-        for (i, kind) in c.kinds.iter().enumerate() {
-            if kind.is_some_and(|k| k != ChangeKind::Unchanged) {
-                near[i.saturating_sub(context)..(i + context + 1).min(n)].fill(true);
-            }
+/// What a changed function's trim needs, worked out once per function: the instructions to
+/// keep on each side and the function's changes as the reader sees them.
+pub(crate) struct Trim {
+    /// Base instructions to keep.
+    pub(crate) base: Vec<bool>,
+    /// Head instructions to keep.
+    pub(crate) head: Vec<bool>,
+    /// The pair's changes, as [`readable_changes`] gives them.
+    pub(crate) changes: Vec<Change>,
+}
+
+/// The trim of the pair `b`, `h` (code indices of the session's dumps): the sites of the
+/// rows within `context` rows of a changed row.
+pub(crate) fn trim(session: &mut DiffSession, b: u32, h: u32, context: usize) -> Trim {
+    let c = session.compare(Some(b), Some(h), false);
+    let n = c.rows.len();
+    let mut near = vec![false; n];
+    for (i, kind) in c.kinds.iter().enumerate() {
+        if kind.is_some_and(|k| k != ChangeKind::Unchanged) {
+            near[i.saturating_sub(context)..(i + context + 1).min(n)].fill(true);
         }
-        let mut mb = vec![false; session.base.code[b as usize].instructions.len()];
-        let mut mh = vec![false; session.head.code[h as usize].instructions.len()];
-        let mark = |mask: &mut Vec<bool>, sites: &[Site], site: Option<u32>| {
-            if let Some(s) = site.and_then(|s| sites.get(s as usize)) {
-                let end = (s.end as usize).min(mask.len());
-                mask[(s.start as usize).min(end)..end].fill(true);
-            }
-        };
-        for (row, _) in c.rows.iter().zip(&near).filter(|(_, near)| **near) {
-            let AlignedRow { base, head, .. } = *row;
-            mark(&mut mb, &c.base_sites, base);
-            mark(&mut mh, &c.head_sites, head);
-        }
-        masks.0[b as usize] = Some(mb);
-        masks.1[h as usize] = Some(mh);
     }
-    masks
+    let mut base = vec![false; session.base.code[b as usize].instructions.len()];
+    let mut head = vec![false; session.head.code[h as usize].instructions.len()];
+    let mark = |mask: &mut Vec<bool>, sites: &[Site], site: Option<u32>| {
+        if let Some(s) = site.and_then(|s| sites.get(s as usize)) {
+            let end = (s.end as usize).min(mask.len());
+            mask[(s.start as usize).min(end)..end].fill(true);
+        }
+    };
+    for (row, _) in c.rows.iter().zip(&near).filter(|(_, near)| **near) {
+        let AlignedRow {
+            base: b, head: h, ..
+        } = *row;
+        mark(&mut base, &c.base_sites, b);
+        mark(&mut head, &c.head_sites, h);
+    }
+    Trim {
+        base,
+        head,
+        changes: unrowed(c.changes),
+    }
 }
 
 /// The changes of a pair as the reader sees them, without the row numbers (trimming
 /// renumbers rows).
 pub(crate) fn readable_changes(session: &mut DiffSession, b: u32, h: u32) -> Vec<Change> {
-    let mut changes = session.compare(Some(b), Some(h), false).changes;
+    unrowed(session.compare(Some(b), Some(h), false).changes)
+}
+
+fn unrowed(mut changes: Vec<Change>) -> Vec<Change> {
     for c in &mut changes {
         c.row = 0;
     }
     changes
-}
-
-/// Indices of the code objects `keep` marks, old index → new index in a reduced dump.
-pub(crate) fn new_indices(len: usize, kept: impl Iterator<Item = usize>) -> Vec<Option<u32>> {
-    let mut index = vec![None; len];
-    for (n, i) in kept.enumerate() {
-        if let Some(slot) = index.get_mut(i) {
-            *slot = Some(n as u32);
-        }
-    }
-    index
 }
 
 /// True when `dump`'s code object `code` keeps every instruction under `masks`.

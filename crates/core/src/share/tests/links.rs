@@ -1,0 +1,309 @@
+//! What a link of a real diff carries: the sender's numbers, the cap's choice, redaction,
+//! reduction and trimmed functions.
+
+use super::*;
+
+#[test]
+fn a_link_carries_the_senders_numbers_and_the_same_changed_functions() {
+    let (base, head) = demo_pair();
+    let report = demo_report(&base, &head);
+    let (link, note) = link_payload(
+        &base,
+        &head,
+        &report,
+        LinkOptions {
+            cap: DEFAULT_CAP_CHARS,
+            redact: false,
+        },
+    );
+    assert!(
+        link.starts_with(PREFIX) && link.len() <= DEFAULT_CAP_CHARS,
+        "{}",
+        link.len()
+    );
+    let p = decode(&link, ReadLimits::default()).unwrap();
+    assert_eq!(p.note, note);
+    assert_eq!(note.left_out, 0);
+    assert_eq!(note.summary.as_ref().unwrap(), &shared_summary(&report));
+    // The carried dumps diff to the same changed functions, sites and kinds.
+    let again = demo_report(p.base.as_ref().unwrap(), p.head.as_ref().unwrap());
+    type Sites = Vec<(Option<u32>, Option<u32>, String)>;
+    let rows = |r: &crate::report::DiffReport| -> Vec<(String, Sites)> {
+        r.functions
+            .iter()
+            .map(|f| {
+                (
+                    f.qualname.clone(),
+                    f.changes
+                        .iter()
+                        .map(|c| (c.base_offset, c.head_offset, format!("{:?}", c.kind)))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    // (Functions changed by a code edit alone are not carried: their sites were added or
+    // removed, not specialized differently.)
+    let mut sent = report.clone();
+    sent.functions
+        .retain(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed);
+    assert_eq!(rows(&again), rows(&sent));
+    assert!(rows(&sent).len() >= 3);
+}
+
+#[test]
+fn past_the_cap_the_least_important_functions_are_left_out() {
+    let (base, head) = demo_pair();
+    let report = demo_report(&base, &head);
+    let all = wanted(&report);
+    assert!(
+        all.len() >= 3,
+        "the demo changes several functions: {}",
+        all.len()
+    );
+    // A cap between the link of one function and the link of all of them.
+    let one = link_payload(
+        &base,
+        &head,
+        &report,
+        LinkOptions {
+            cap: 1,
+            redact: false,
+        },
+    );
+    assert_eq!(
+        one.1.left_out,
+        all.len(),
+        "below any link: nothing kept, all counted"
+    );
+    let full = link_payload(
+        &base,
+        &head,
+        &report,
+        LinkOptions {
+            cap: usize::MAX,
+            redact: false,
+        },
+    )
+    .0;
+    let cap = full.len() - 1;
+    let (link, note) = link_payload(&base, &head, &report, LinkOptions { cap, redact: false });
+    assert!(link.len() <= cap, "{} > {cap}", link.len());
+    assert!(
+        note.reduced && note.left_out >= 1 && note.left_out < all.len(),
+        "{note:?}"
+    );
+    let p = decode(&link, ReadLimits::default()).unwrap();
+    let kept = all.len() - note.left_out;
+    // The functions kept are the first ones of the report's order (the most important).
+    let names = |d: &Dump| {
+        d.code
+            .iter()
+            .map(|c| d.str(c.qualname).to_string())
+            .collect::<Vec<_>>()
+    };
+    let head_kept = names(p.head.as_ref().unwrap());
+    for &(_, h) in &all[..kept] {
+        assert!(
+            head_kept.contains(&head.str(head.code[h as usize].qualname).to_string()),
+            "{head_kept:?}"
+        );
+    }
+    // The summary is the sender's whole-run one, not recomputed from what was kept.
+    let s = p.note.summary.unwrap();
+    assert_eq!(s.head.code_objects as usize, head.code.len());
+    assert!(head.code.len() > p.head.unwrap().code.len());
+    let sentence = left_out_sentence(&note).unwrap();
+    assert!(
+        sentence.contains(&format!("leaves out {} changed function", note.left_out)),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn redacted_links_carry_no_source_text_or_long_paths() {
+    let (base, head) = demo_pair();
+    let report = demo_report(&base, &head);
+    let (link, note) = link_payload(
+        &base,
+        &head,
+        &report,
+        LinkOptions {
+            cap: DEFAULT_CAP_CHARS,
+            redact: true,
+        },
+    );
+    assert!(note.redacted);
+    let p = decode(&link, ReadLimits::default()).unwrap();
+    for d in [p.base.unwrap(), p.head.unwrap()] {
+        assert!(
+            d.files
+                .iter()
+                .all(|f| f.source.is_empty() && !f.path.contains('/')),
+            "{:?}",
+            d.files
+        );
+        let text = String::from_utf8(to_json(&d)).unwrap();
+        assert!(
+            !text.contains(&base.run.cwd) || base.run.cwd.is_empty(),
+            "the working directory leaks"
+        );
+    }
+}
+
+#[test]
+fn redact_leaves_out_source_and_shortens_paths() {
+    let mut d = sample();
+    d.files[0].path = "/home/me/venv/lib/python3.12/site-packages/pkg/mod.py".into();
+    d.files[0].module = Some("pkg.mod".into());
+    d.strings[4] = "<code object f at 0x1, file \"/home/me/venv/lib/python3.12/site-packages/pkg/mod.py\", line 1>".into();
+    d.run.cwd = "/home/me".into();
+    let r = redact(&d);
+    assert_eq!(r.files[0].path, "pkg/mod.py");
+    assert!(r.files[0].source.is_empty());
+    assert_eq!(
+        r.str(4),
+        "<code object f at 0x1, file \"pkg/mod.py\", line 1>"
+    );
+    let text = String::from_utf8(crate::format::dump::to_json(&reduce(&r, |_, _| true))).unwrap();
+    assert!(
+        !text.contains("/home/me") && !text.contains("return p.x"),
+        "{text}"
+    );
+    assert_eq!(
+        short_path("/a/b/pkg/__init__.py", Some("pkg")),
+        "pkg/__init__.py"
+    );
+    assert_eq!(short_path("C:\\x\\prog.py", Some("__main__")), "prog.py");
+}
+
+#[test]
+fn reduce_keeps_only_what_is_used() {
+    let d = sample();
+    let r = reduce(&d, |_, c| d.str(c.qualname) == "g");
+    assert_eq!(r.code.len(), 1);
+    assert_eq!(r.code[0].parent, None, "dropped parent becomes None");
+    assert_eq!(r.str(r.code[0].qualname), "g");
+    assert!(!r.strings.iter().any(|s| s == "unused" || s == "def f(p):"));
+    assert_eq!(
+        r.files[0].source,
+        vec![(
+            3,
+            vec![
+                r.strings.iter().position(|s| s == "def g():").unwrap() as u32,
+                r.strings.iter().position(|s| s == "    pass").unwrap() as u32
+            ]
+        )]
+    );
+    assert_eq!(r.source_line(0, 4), Some("    pass"));
+    let ch = r.code[0].instructions[0].churn.as_ref().unwrap();
+    assert_eq!(
+        ch.seen
+            .iter()
+            .map(|&o| r.ops[o as usize].name.as_str())
+            .collect::<Vec<_>>(),
+        ["LOAD_ATTR", "LOAD_ATTR_SLOT"]
+    );
+    // The reduced dump is itself a valid dump.
+    crate::format::dump::read_dump(
+        "r.json",
+        &crate::format::dump::to_json(&r),
+        ReadLimits::default(),
+    )
+    .unwrap();
+    // Keeping a child and its parent keeps the link.
+    let r = reduce(&d, |_, c| d.str(c.qualname) != "h");
+    assert_eq!(r.code[1].parent, Some(0));
+}
+
+#[test]
+fn reduced_links_trim_functions_to_their_changes_and_read_the_same() {
+    let (base, head) = demo_pair();
+    let report = demo_report(&base, &head);
+    let options = crate::report::DiffOptions::default();
+    let mut builder = LinkBuilder::new(&base, &head, &report, &options, false);
+    let p = builder.trimmed(builder.wanted(), &[]);
+    let p = decode(&encode(&p), ReadLimits::default()).unwrap();
+    let (pb, ph) = (p.base.as_ref().unwrap(), p.head.as_ref().unwrap());
+    let trimmed = trimmed_functions(&p.note.trimmed);
+    assert!(
+        !trimmed.is_empty(),
+        "the demo's changed functions have unchanged code to leave out"
+    );
+    let again = demo_report(pb, ph);
+    let named = |d: &Dump, c: u32| d.str(d.code[c as usize].qualname).to_string();
+    for t in &trimmed {
+        let name = named(ph, t.head_code);
+        let sent = report
+            .functions
+            .iter()
+            .find(|f| named(&head, f.head_code) == name)
+            .unwrap();
+        // Fewer instructions travel, the shares are the whole function's ...
+        let (whole_b, cut_b) = (
+            base.code[sent.base_code as usize].instructions.len(),
+            pb.code[t.base_code as usize].instructions.len(),
+        );
+        assert!(
+            cut_b < whole_b,
+            "{name}: {cut_b} of {whole_b} base instructions"
+        );
+        assert_eq!(
+            (t.before, t.after),
+            (sent.specialized_before, sent.specialized_after),
+            "{name}"
+        );
+        // ... and the carried code reads the same: every change, word for word.
+        let got = again
+            .functions
+            .iter()
+            .find(|f| f.head_code == t.head_code)
+            .unwrap();
+        let unrowed = |f: &crate::report::FunctionDiff| {
+            f.changes
+                .iter()
+                .map(|c| crate::engine::classify::Change {
+                    row: 0,
+                    ..c.clone()
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(unrowed(got), unrowed(sent), "{name}");
+    }
+    // A view opened from it shows the sender's shares, not the trimmed code's.
+    let t = trimmed[0];
+    let cut = again
+        .functions
+        .iter()
+        .find(|f| f.head_code == t.head_code)
+        .unwrap();
+    assert_ne!(
+        (cut.specialized_before, cut.specialized_after),
+        (t.before, t.after),
+        "the trimmed code alone counts fewer sites"
+    );
+}
+
+#[test]
+fn fitting_finds_the_most_functions_under_the_cap() {
+    // Link length 1,000 + 100 per function; cap 1,750 → 7 functions.
+    let mut f = Fitting::new(20, 1_750);
+    let mut tried = Vec::new();
+    while let Some(n) = f.next() {
+        tried.push(n);
+        f.tried(n, 1_000 + 100 * n);
+    }
+    assert_eq!(f.best(), 7, "tried {tried:?}");
+    assert_eq!(tried[0], 20, "all of them first");
+    // All fit: one try.
+    let mut f = Fitting::new(5, 10_000);
+    assert_eq!(f.next(), Some(5));
+    f.tried(5, 1_500);
+    assert_eq!((f.next(), f.best()), (None, 5));
+    // None fits: zero.
+    let mut f = Fitting::new(3, 10);
+    while let Some(n) = f.next() {
+        f.tried(n, 1_000);
+    }
+    assert_eq!(f.best(), 0);
+}

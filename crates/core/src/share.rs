@@ -1,5 +1,5 @@
 //! Share links: two runs (or a reduced form of them) packed into one URL-safe string that the
-//! web viewer puts in its URL hash (`#share=s2.…`), so a diff can be pasted into a pull request.
+//! web viewer puts in its URL hash (`#share=s3.…`), so a diff can be pasted into a pull request.
 //!
 //! Format of a link payload, version 3 (versions 1 and 2, `s1.` and `s2.`, still open):
 //!
@@ -132,7 +132,7 @@ pub struct SharedSummary {
 const MAGIC: &str = "specdiff-share 3\n";
 const OLDER_MAGICS: [&str; 2] = ["specdiff-share 1\n", "specdiff-share 2\n"];
 
-/// Packs `payload` into a link payload string (`"s2.…"`): [`pack`] of [`deflate`] of [`body`].
+/// Packs `payload` into a link payload string (`"s3.…"`): [`pack`] of [`deflate`] of [`body`].
 #[cfg(feature = "share-flate")]
 pub fn encode(payload: &SharePayload) -> String {
     pack(&deflate(&body(payload)))
@@ -208,6 +208,10 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
         }));
     };
     base64url_decode(body).map_err(|at| {
+        // Past the last character: the text stops inside a byte, as a link cut when copied does.
+        if at >= body.trim_end_matches('=').len() {
+            return cut_error();
+        }
         err(InputErrorKind::NotADump(format!(
             "character {} is not base64url (was the link cut or edited?)",
             at + PREFIX.len() + 1
@@ -277,7 +281,9 @@ pub fn base64url_encode(bytes: &[u8], out: &mut String) {
     }
 }
 
-/// Decodes unpadded (or padded) base64url; on error returns the index of the bad character.
+/// Decodes unpadded (or padded) base64url; on error returns the index of the bad character,
+/// or the length of the text without padding when it ends inside a byte (one character
+/// after a whole group: a cut text).
 pub fn base64url_decode(text: &str) -> Result<Vec<u8>, usize> {
     let text = text.trim_end_matches('=');
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
@@ -301,8 +307,8 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, usize> {
         }
     }
     if bits >= 6 {
-        // One dangling character cannot encode a byte.
-        return Err(text.len() - 1);
+        // One dangling character cannot encode a byte: the text ends early.
+        return Err(text.len());
     }
     Ok(out)
 }

@@ -13,6 +13,7 @@ fn base64url_round_trips() {
         assert_eq!(base64url_decode(&s).unwrap(), bytes);
     }
     assert_eq!(base64url_decode("ab*d"), Err(2));
+    assert_eq!(base64url_decode("abcde"), Err(5), "one dangling character: the text ends early");
 }
 
 #[test]
@@ -247,6 +248,13 @@ fn bad_links_get_clear_messages() {
         note: ShareNote::default(),
     };
     let link = encode(&p);
+    // Cut one character after a whole base64url group (the text ends inside a byte): said to
+    // end early, as any other cut, not "not base64url".
+    let dangling = (PREFIX.len()..link.len()).find(|n| (n - PREFIX.len()) % 4 == 1).unwrap();
+    assert_eq!(
+        msg(&link[..dangling]),
+        "share link: truncated: the link ends early (was it cut when copied?)"
+    );
     let cut = &link[..link.len() / 2];
     assert!(
         msg(cut).contains("ends early") || msg(cut).contains("corrupt"),

@@ -148,6 +148,18 @@ for py in dropped "${pythons[@]}"; do
       "$version" "${capped#open in the viewer: }" "$d/report.json" "$left_out" >>"$cases"
   fi
 done
+# A pair whose function, module, file and source line carry markup, escapes and a bidi
+# override (crates/cli/tests/programs/hostile_names.py with `markup`): its link must show them
+# as inert text and run nothing.
+d="$out/links-hostile"
+mkdir -p "$d"
+for mode in mono poly; do
+  "$specdiff" dump --python "$python" -o "$d/$mode.json" crates/cli/tests/programs/hostile_names.py "$mode" "$d" markup >/dev/null 2>&1
+done
+"$specdiff" diff --format json -o "$d/report.json" "$d/mono.json" "$d/poly.json"
+link=$("$specdiff" diff --link "$page_url" "$d/mono.json" "$d/poly.json" | tail -n 1)
+python3 -c 'import json, sys; print("," + json.dumps({"python": "hostile", "link": sys.argv[1], "report": sys.argv[2], "hostile": True}))' \
+  "${link#open in the viewer: }" "$d/report.json" >>"$cases"
 echo "]" >>"$cases"
 node tests/e2e/links.mjs --url "$page_url" --base "$out/base.json" --head "$out/head.json" --cases "$cases" \
   --out "$out" 2>&1 | grep -v 'unexpected operator'

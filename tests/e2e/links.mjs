@@ -13,7 +13,9 @@
 // explanations, and the sender's run-level numbers in the overview; a capped link shows the
 // kept rows unchanged and says how many it leaves out; the page's own share link of the
 // dropped pair opens the same view as the CLI's link of it; an old (s1.) link still opens and
-// a newer one says so; no request leaves the page's origin.
+// a newer one says so; a link of a program with hostile names (`hostile: true`) shows its
+// markup, escapes and bidi override as text and runs nothing; no request leaves the page's
+// origin.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -123,6 +125,27 @@ try {
 
   for (const c of cases) {
     const report = JSON.parse(fs.readFileSync(c.report, 'utf8'));
+    if (c.hostile) {
+      // Names, paths and source carrying markup, escapes and a bidi override: shown as text,
+      // nothing added to the page, nothing run.
+      const hostile = await open(`${c.link}&tab=functions`);
+      await hostile.waitForSelector('.frow:not(.unchanged)', { timeout: 20000 });
+      const evil = hostile.locator('.frow:not(.unchanged)', { hasText: 'total<img' });
+      check(await evil.count() === 1, `the hostile link lists the hostile function by its name as text (${await evil.count()})`);
+      await evil.first().click();
+      await hostile.waitForSelector('.fview tr.insrow', { timeout: 20000 });
+      const facts = await hostile.evaluate(() => ({
+        pwned: window.__pwned ?? null,
+        injected: document.querySelectorAll('img[src="x"], svg[onload], [onerror], [onload]').length,
+        text: document.body.innerText,
+      }));
+      check(facts.pwned === null && facts.injected === 0, `the hostile link runs no script and adds no element (pwned ${facts.pwned}, injected ${facts.injected})`);
+      check(facts.text.includes('<img src=x onerror="window.__pwned=1">') && facts.text.includes('# <img src=x'), 'its markup is shown as text, in the function list and in the source line');
+      check(!/[\u202e\u001b\u0007]/.test(facts.text) && facts.text.includes('\\u202etxt.exe') && facts.text.includes('\\x1b[2J'), 'its bidi override, ESC and BEL are shown as \\u202e, \\x1b, \\x07, not applied');
+      await hostile.screenshot({ path: path.join(outDir, 'link-hostile.png') });
+      await hostile.close();
+      continue;
+    }
     if (c.left_out !== undefined) {
       // The capped link: the sender's numbers, the kept rows as they are, the omission said.
       const capped = await open(c.link);

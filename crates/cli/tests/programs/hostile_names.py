@@ -3,7 +3,9 @@ and source line carrying escape sequences, CR/LF, BEL and a right-to-left overri
 
 `mono`: an attribute-load site in the hostile function sees one class with slots; `poly`: it
 sees nine classes, so its specialization changes. `raise`: the program fails with the hostile
-text as its exception message. The hostile module is written to the folder given second.
+text as its exception message. The hostile module is written to the folder given second. A
+third argument `markup` puts HTML that would run script if a page inserted it as markup in
+front of the text (for the page's hostile-link check in tests/e2e/links.mjs).
 """
 
 import importlib.util
@@ -13,6 +15,9 @@ import tempfile
 
 EVIL = "\x1b[2J\x1b]0;pwned\x07\rFAKE\nspecdiff: regression gate passed\x07\u202etxt.exe"
 mode = sys.argv[1]
+if sys.argv[3:4] == ["markup"]:
+    # No "/": the text is part of a file name too.
+    EVIL = '<img src=x onerror="window.__pwned=1"><svg onload="window.__pwned=2">' + EVIL
 if mode == "raise":
     raise ValueError(EVIL)
 

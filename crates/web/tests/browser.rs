@@ -383,3 +383,42 @@ async fn ten_thousand_functions_are_virtualized() {
     app.destroy();
     root.remove();
 }
+
+/// A raw DEFLATE stream that inflates to `matches` × 258 + 1 zero bytes (one fixed-Huffman
+/// block: a literal 0, then copies of length 258 at distance 1), ~13 bits per 258 bytes.
+fn deflate_bomb(matches: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let (mut acc, mut n) = (0u32, 0u32);
+    // Huffman codes go most significant bit first into an LSB-first bit stream.
+    let mut code = |value: u32, len: u32, out: &mut Vec<u8>| {
+        for i in (0..len).rev() {
+            acc |= ((value >> i) & 1) << n;
+            n += 1;
+            if n == 8 {
+                out.push(acc as u8);
+                (acc, n) = (0, 0);
+            }
+        }
+    };
+    code(1, 1, &mut out); // BFINAL
+    code(0b10, 2, &mut out); // BTYPE 01 (fixed), written LSB first
+    code(0x30, 8, &mut out); // literal 0
+    for _ in 0..matches {
+        code(0xC5, 8, &mut out); // length 258 (code 285)
+        code(0, 5, &mut out); // distance 1 (code 0)
+    }
+    code(0, 7, &mut out); // end of block
+    code(0, 7, &mut out); // flush the last byte
+    out
+}
+
+#[wasm_bindgen_test]
+async fn a_deflate_bomb_link_stops_at_the_body_limit_in_the_browser() {
+    // ~480 KB of DEFLATE that would inflate to 77 MB: the browser's inflater stops at the
+    // link body limit (64 MB) and the page says so in one line.
+    let link = specdiff_core::share::pack(&deflate_bomb(300_000));
+    assert!(link.len() < specdiff_core::share::MAX_LINK_CHARS, "{}", link.len());
+    let v = ask(vec![], Request::OpenShare { payload: link }).await;
+    let message = failure(&v).unwrap_or_default();
+    assert!(message.starts_with("share link: too large (") && !message.contains('\n'), "{message}");
+}

@@ -10,8 +10,8 @@ use super::trim::{
     readable_changes, trim, trimmed_wire, whole, Masks, Trim, TrimmedFunction, CONTEXT_ROWS,
 };
 #[cfg(feature = "share-flate")]
-use super::{encode, TYPICAL_CHARS};
-use super::{redact, ShareNote, SharePayload, SharedSummary};
+use super::{encode, redact, TYPICAL_CHARS};
+use super::{ShareNote, SharePayload, SharedSummary};
 use crate::model::dump::Dump;
 use crate::report::diff::{DiffOptions, DiffSession};
 use crate::report::DiffReport;
@@ -51,7 +51,6 @@ pub struct LinkBuilder<'a> {
     session: DiffSession<'a>,
     report: &'a DiffReport,
     wanted: Vec<(u32, u32)>,
-    redact: bool,
     /// The trim of each wanted function, once worked out (each count tried reuses them).
     trims: Vec<Option<Trim>>,
 }
@@ -63,7 +62,6 @@ impl<'a> LinkBuilder<'a> {
         head: &'a Dump,
         report: &'a DiffReport,
         options: &DiffOptions,
-        redact: bool,
     ) -> Self {
         let session = DiffSession::new(
             base,
@@ -79,7 +77,6 @@ impl<'a> LinkBuilder<'a> {
             session,
             report,
             wanted,
-            redact,
             trims,
         }
     }
@@ -97,17 +94,12 @@ impl<'a> LinkBuilder<'a> {
             comment: None,
             summary: Some(shared_summary(self.report)),
             left_out: self.wanted.len() - kept.min(self.wanted.len()),
-            redacted: self.redact,
+            redacted: false,
             trimmed: Vec::new(),
         }
     }
 
     fn finish(&self, base: Dump, head: Dump, note: ShareNote) -> SharePayload {
-        let (base, head) = if self.redact {
-            (redact(&base), redact(&head))
-        } else {
-            (base, head)
-        };
         SharePayload {
             base: Some(base),
             head: Some(head),
@@ -151,14 +143,13 @@ impl<'a> LinkBuilder<'a> {
         }
         // The code objects carried, in order, and where each lands in the link's dumps.
         let carried = |side: fn(&(u32, u32)) -> u32, len: usize| {
-            let mut codes: Vec<usize> = kept
-                .iter()
-                .chain(also)
-                .map(|p| side(p) as usize)
-                .filter(|&c| c < len)
-                .collect();
-            codes.sort_unstable();
-            codes.dedup();
+            let mut carry = vec![false; len];
+            for p in kept.iter().chain(also) {
+                if let Some(c) = carry.get_mut(side(p) as usize) {
+                    *c = true;
+                }
+            }
+            let codes: Vec<usize> = (0..len).filter(|&i| carry[i]).collect();
             new_indices(len, &codes)
         };
         let index_b = carried(|p| p.0, base.code.len());
@@ -283,8 +274,11 @@ pub fn link_payload(
     report: &DiffReport,
     options: LinkOptions,
 ) -> (String, ShareNote) {
-    let mut builder = LinkBuilder::new(base, head, report, &DiffOptions::default(), options.redact);
-    let full = builder.whole();
+    // Redaction changes no code, so the trims are worked out and checked on the runs as they
+    // are and only the payloads are redacted.
+    let finish = |p: SharePayload| if options.redact { redacted(p) } else { p };
+    let mut builder = LinkBuilder::new(base, head, report, &DiffOptions::default());
+    let full = finish(builder.whole());
     let encoded = encode(&full);
     if encoded.len() <= TYPICAL_CHARS.min(options.cap) {
         return (encoded, full.note);
@@ -292,7 +286,7 @@ pub fn link_payload(
     let mut fitting = Fitting::new(builder.wanted(), options.cap);
     let mut best: Option<(usize, String, ShareNote)> = None;
     while let Some(n) = fitting.next() {
-        let p = builder.trimmed(n, &[]);
+        let p = finish(builder.trimmed(n, &[]));
         let encoded = encode(&p);
         fitting.tried(n, encoded.len());
         if encoded.len() <= options.cap {
@@ -302,10 +296,19 @@ pub fn link_payload(
     match best {
         Some((n, encoded, note)) if n == fitting.best() => (encoded, note),
         _ => {
-            let p = builder.trimmed(fitting.best(), &[]);
+            let p = finish(builder.trimmed(fitting.best(), &[]));
             (encode(&p), p.note)
         }
     }
+}
+
+/// `payload` with its runs through [`redact`], and said so in its note.
+#[cfg(feature = "share-flate")]
+fn redacted(mut payload: SharePayload) -> SharePayload {
+    payload.base = payload.base.as_ref().map(redact);
+    payload.head = payload.head.as_ref().map(redact);
+    payload.note.redacted = true;
+    payload
 }
 
 /// What a link with `note` leaves out, as a phrase after "the link" ("leaves out 3 of 40

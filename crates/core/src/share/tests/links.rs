@@ -221,7 +221,7 @@ fn reduced_links_trim_functions_to_their_changes_and_read_the_same() {
     let (base, head) = demo_pair();
     let report = demo_report(&base, &head);
     let options = crate::report::DiffOptions::default();
-    let mut builder = LinkBuilder::new(&base, &head, &report, &options, false);
+    let mut builder = LinkBuilder::new(&base, &head, &report, &options);
     let p = builder.trimmed(builder.wanted(), &[]);
     let p = decode(&encode(&p), ReadLimits::default()).unwrap();
     let (pb, ph) = (p.base.as_ref().unwrap(), p.head.as_ref().unwrap());

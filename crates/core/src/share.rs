@@ -98,12 +98,7 @@ pub struct ShareNote {
     pub comment: Option<String>,
     /// The sender's run-level numbers (version 2): a reduced link shows these, not numbers
     /// recomputed from the kept code objects.
-    ///
-    /// The viewer's wasm reads it but does not write it (`summary.rs`'s writer does not fit
-    /// its size budget): links made by the page's share button carry no summary, and a view
-    /// opened from them recomputes the overview from the runs the link carries.
     #[serde(default)]
-    #[cfg_attr(target_arch = "wasm32", serde(skip_serializing))]
     pub summary: Option<SharedSummary>,
     /// Changed functions the sender had that the link leaves out (past the cap).
     #[serde(default)]

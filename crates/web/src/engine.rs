@@ -12,6 +12,7 @@ use std::rc::Rc;
 use specdiff_core::model::Dump;
 use specdiff_core::format::ReadLimits;
 use specdiff_core::model::Stats;
+use specdiff_core::report::DiffReport;
 use specdiff_core::share::{ShareNote, TrimmedFunction};
 #[cfg(test)]
 use specdiff_core::share;
@@ -67,6 +68,8 @@ impl Run {
 /// from it (kept until the runs change).
 struct Analysis {
     pair: Pair,
+    /// The diff report of the two runs (`Diff` only), kept for share links.
+    report: Option<DiffReport>,
     /// One run (coverage, `Single`) or two (`Diff`); never `Empty`.
     mode: Mode,
     entries: Entries,
@@ -162,7 +165,7 @@ impl Session {
                 let keys = &self.run(*side).unwrap().keys;
                 summary.mode = Mode::Single(*side);
                 let entries = summary::single_summary(&pair, keys, *side, &mut summary);
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
+                self.analysis = Some(Analysis { pair, report: None, mode: summary.mode, entries, summary: Summary::empty() });
             }
             [(_, b), (_, h)] => {
                 out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
@@ -171,8 +174,9 @@ impl Session {
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
                 let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
                 let trimmed = self.trimmed();
-                let entries = summary::diff_summary(&mut pair, bk, hk, (sent, &trimmed), &mut summary);
-                self.analysis = Some(Analysis { pair, mode: summary.mode, entries, summary: Summary::empty() });
+                let report = pair.report();
+                let entries = summary::diff_summary(&mut pair, &report, bk, hk, (sent, &trimmed), &mut summary);
+                self.analysis = Some(Analysis { pair, report: Some(report), mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),
         }
@@ -441,6 +445,38 @@ mod tests {
         let v = collect(&mut s, Request::Swap, vec![]);
         let objects = summary_of(&v).overview.metrics.iter().find(|m| m.label == "code objects").unwrap().clone();
         assert_ne!(objects.head.unwrap(), base.code.len().to_string());
+    }
+
+    #[test]
+    fn the_share_button_makes_the_clis_link() {
+        // The page's button and `specdiff diff --link` build a diff's link with the same code
+        // (`share::LinkBuilder`, `share::Fitting`, the same caps); natively the session
+        // compresses as the CLI does, so the two payloads are the same string. Twice: the
+        // recorded demo pair (over 8,192 characters whole: its functions trimmed) and 1,500
+        // changed functions (past the cap: the most important kept, the rest counted), both
+        // with the sender's numbers.
+        let read = |f: &str| std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f).unwrap();
+        let many: Vec<String> = (0..1500).map(|i| format!("f{i}")).collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let pairs = [
+            (read("base.json"), read("head.json")),
+            (dump_json(&names, true, "2026-01-01T00:00:00Z"), dump_json(&names, false, "2026-01-02T00:00:00Z")),
+        ];
+        for (i, (b, h)) in pairs.into_iter().enumerate() {
+            let dump = |bytes: &[u8]| specdiff_core::read_dump("x.json", bytes, ReadLimits::default()).unwrap();
+            let (base, head) = (dump(&b), dump(&h));
+            let report = specdiff_core::diff_dumps(&base, &head, &Default::default()).unwrap();
+            let (cli, note) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact: false });
+            let mut s = session();
+            collect(&mut s, Request::Load { side: None }, vec![InputFile::new("base.json", b), InputFile::new("head.json", h)]);
+            let v = collect(&mut s, Request::Share { focus: None }, vec![]);
+            let Response::ShareLink { payload, .. } = &v[0] else { panic!("{v:?}") };
+            assert!(payload == &cli, "pair {i}: the button's link differs from the CLI's");
+            assert_eq!(note.summary, Some(share::shared_summary(&report)), "pair {i}");
+            // The demo's four changed functions fit, trimmed; of the 1,500 some are left out.
+            let trimmed = !share::trimmed_functions(&note.trimmed).is_empty();
+            assert_eq!((i, note.reduced, note.left_out > 0, trimmed), (i, true, i == 1, i == 0), "{note:?}");
+        }
     }
 
     #[test]

@@ -5,7 +5,6 @@
 
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
-#[cfg(not(target_arch = "wasm32"))]
 use serde::{Serialize, Serializer};
 
 use super::SharedSummary;
@@ -25,7 +24,6 @@ fn share(sites: u32, specialized: u32) -> Share {
 
 impl SharedSummary {
     /// The two lists (see the module docs).
-    #[cfg(not(target_arch = "wasm32"))]
     fn to_wire(&self) -> (Vec<String>, Vec<u64>) {
         let s = &self.summary;
         let mut strings = Vec::new();
@@ -94,7 +92,6 @@ impl SharedSummary {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl Serialize for SharedSummary {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (mut strings, ints) = self.to_wire();

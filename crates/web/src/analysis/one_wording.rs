@@ -46,8 +46,8 @@ fn page_text_and_markdown_use_the_same_words() {
     let (bk, hk) = (code_keys(&base), code_keys(&head));
     let mut pair = Pair::new(base, head);
     let mut page = Summary::empty();
-    diff_summary(&mut pair, &bk, &hk, (None, &[]), &mut page);
     let report = pair.report();
+    diff_summary(&mut pair, &report, &bk, &hk, (None, &[]), &mut page);
     let text = golden("demo-3.12.txt");
     let markdown = as_read(&golden("demo-3.12.md"));
     let in_both = |what: &str, words: &str| {

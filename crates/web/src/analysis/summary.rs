@@ -6,7 +6,7 @@ use specdiff_core::model::Dump;
 use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
-use specdiff_core::report::{Hotness, ShareTally};
+use specdiff_core::report::{DiffReport, Hotness, ShareTally};
 use specdiff_core::share::{SharedSummary, TrimmedFunction};
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
@@ -61,12 +61,12 @@ const TIP_WALL: &str = "wall time of the program";
 /// the report's.
 pub fn diff_summary(
     pair: &mut Pair,
+    report: &DiffReport,
     base_keys: &[String],
     head_keys: &[String],
     (sent, trimmed): (Option<&SharedSummary>, &[TrimmedFunction]),
     summary: &mut Summary,
 ) -> Entries {
-    let report = pair.report();
     let (sent_summary, base_run, head_run) = match sent {
         Some(x) => (&x.summary, &x.base, &x.head),
         None => (&report.summary, &report.base, &report.head),

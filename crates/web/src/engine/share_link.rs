@@ -7,10 +7,11 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use specdiff_core::model::Dump;
-use specdiff_core::share::{self, ShareNote, SharePayload};
+use specdiff_core::report::DiffOptions;
+use specdiff_core::share::{self, Fitting, LinkBuilder, ShareNote, SharePayload};
 
 use super::load::side_info;
-use super::{Run, Session};
+use super::{Analysis, Run, Session};
 use crate::format::grouped;
 use crate::model::*;
 use crate::protocol::Response;
@@ -85,112 +86,114 @@ impl Session {
 
     /// A share link of what is loaded. Asynchronous because the browser's compressor is;
     /// links too long for a comment are made again from fewer functions, each try compressed
-    /// anew.
+    /// anew. A diff's link is `share::LinkBuilder`'s, as the CLI's. (One function with one
+    /// compressor call per kind of try: each `async` call site is a state machine in the wasm.)
     pub(super) async fn share(&self, focus: Option<&str>) -> Response {
         let encode = |p: SharePayload| {
             let packed = self.compression.deflate(share::body(&p));
-            async move { packed.await.map(|z| share::pack(&z)) }
+            async move { packed.await.map(|z| share::pack(&z)).map_err(|e| Response::Failed { side: None, message: format!("share link: {e}") }) }
         };
         let base = self.run(Side::Base).and_then(|r| r.dump.clone());
         let head = self.run(Side::Head).and_then(|r| r.dump.clone());
         if base.is_none() && head.is_none() {
             return Response::Failed { side: None, message: "nothing to share: load a dump first".into() };
         }
-        // A view opened from a link passes on the sender's totals, numbers and omissions.
-        let opened = self.opened.as_ref();
-        let totals = match opened {
-            Some(n) => (n.base_code_total, n.head_code_total),
-            None => (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len())),
-        };
-        let left_before = opened.map_or(0, |n| n.left_out);
-        let note = |reduced: bool, left_out: usize| ShareNote {
-            base_code_total: totals.0,
-            head_code_total: totals.1,
-            reduced: reduced || opened.is_some_and(|n| n.reduced),
-            comment: focus.map(str::to_string),
-            // Not written by the wasm (see `ShareNote::summary`).
-            summary: None,
-            left_out: left_before + left_out,
-            redacted: opened.is_some_and(|n| n.redacted),
-            // The runs of a link with trimmed functions travel again as they came (below).
-            trimmed: opened.map(|n| n.trimmed.clone()).unwrap_or_default(),
-        };
-        // Whole, but through `reduce` as the CLI's: what no view reads is left out.
+        let comment = focus.map(str::to_string);
         let whole = |d: &Option<Rc<Dump>>| keep_only(d, None);
-        let full = SharePayload { base: whole(&base), head: whole(&head), note: note(false, 0) };
+        // A diff is linked as the CLI links it (its report, the core's builder); a view opened
+        // from a link passes on the same runs with the sender's note (below): its numbers,
+        // omissions and trimmed functions stay true of them.
+        let options = DiffOptions { allow_unrelated: true, ..DiffOptions::default() };
+        let mut builder = match (&self.analysis, &base, &head) {
+            (Some(Analysis { report: Some(report), .. }), Some(b), Some(h)) if self.opened.is_none() => {
+                Some(LinkBuilder::new(b, h, report, &options))
+            }
+            _ => None,
+        };
+        let totals = (base.as_ref().map_or(0, |d| d.code.len()), head.as_ref().map_or(0, |d| d.code.len()));
+        let note = ShareNote { base_code_total: totals.0, head_code_total: totals.1, comment: comment.clone(), ..ShareNote::default() };
+        let full = match (&builder, &self.opened) {
+            (Some(builder), _) => {
+                let mut p = builder.whole();
+                p.note.comment = comment.clone();
+                p
+            }
+            (None, Some(opened)) => SharePayload { base: whole(&base), head: whole(&head), note: ShareNote { comment: comment.clone(), ..opened.clone() } },
+            (None, None) => SharePayload { base: whole(&base), head: whole(&head), note: note.clone() },
+        };
         let payload = match encode(full).await {
             Ok(p) => p,
-            Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
+            Err(failed) => return failed,
         };
-        // A link's trimmed functions are indices into its runs: reducing them again would
-        // renumber them (the link fitted the sender's cap already).
-        if payload.len() <= share::TYPICAL_CHARS || opened.is_some_and(|n| !n.trimmed.is_empty()) {
+        if payload.len() <= share::TYPICAL_CHARS || self.opened.is_some() {
             return Response::ShareLink { payload, note: None };
         }
-        // Too long for a PR comment: keep the changed functions (for one run: the ranked ones)
-        // and the focused one, halving the list until the link fits.
         let Some(a) = &self.analysis else {
             return Response::ShareLink { payload, note: None };
         };
-        let mut wanted: Vec<&str> = a
-            .summary
-            .rows
-            .iter()
-            .filter(|r| {
-                if matches!(a.mode, Mode::Single(_)) {
-                    r.score > 0.0 && r.hot > 0.0
-                } else {
-                    r.is_changed() && r.status != Class::Added && r.status != Class::Removed
-                }
-            })
-            .map(|r| r.key.as_str())
-            .collect();
-        let all = wanted.len();
+        // Too long for a PR comment. A diff: the most important changed functions, trimmed,
+        // as many as fit (`share::Fitting`); one run: its ranked functions (and the focused
+        // one), halving the list until the link fits.
+        let also: Vec<(u32, u32)> = focus.and_then(|k| a.entries.get(k)).and_then(|&(b, h)| Some((b?, h?))).into_iter().collect();
+        let mut wanted: Vec<&str> = a.summary.rows.iter().filter(|r| r.score > 0.0 && r.hot > 0.0).map(|r| r.key.as_str()).collect();
+        let all = builder.as_ref().map_or(wanted.len(), LinkBuilder::wanted);
         wanted.truncate(400);
+        let mut fitting = Fitting::new(all, share::DEFAULT_CAP_CHARS);
+        let mut best: Option<(usize, String)> = None;
         loop {
-            // Code objects to keep, per side (one run: both entries index that run's dump).
-            let mut keep: [Vec<bool>; 2] = Default::default();
-            let mut mark = |side: usize, i: Option<u32>| {
-                if let Some(i) = i.map(|i| i as usize) {
-                    let v = &mut keep[side];
-                    if v.len() <= i {
-                        v.resize(i + 1, false);
+            let n = match &builder {
+                Some(_) => fitting.next(),
+                None => (best.is_none()).then_some(wanted.len()),
+            };
+            let Some(n) = n else { break };
+            let p = match &mut builder {
+                Some(builder) => {
+                    let mut p = builder.trimmed(n, &also);
+                    p.note.comment = comment.clone();
+                    p
+                }
+                None => {
+                    let mut keep: Vec<bool> = Vec::new();
+                    for k in wanted[..n].iter().copied().chain(focus) {
+                        if let Some(i) = a.entries.get(k).and_then(|&(b, h)| h.or(b)).map(|i| i as usize) {
+                            if keep.len() <= i {
+                                keep.resize(i + 1, false);
+                            }
+                            keep[i] = true;
+                        }
                     }
-                    v[i] = true;
+                    let reduce = |d: &Option<Rc<Dump>>| keep_only(d, Some(&keep));
+                    let (rb, rh) = if a.mode == Mode::Single(Side::Head) { (None, reduce(&head)) } else { (reduce(&base), reduce(&head)) };
+                    SharePayload { base: rb, head: rh, note: ShareNote { reduced: true, left_out: all - n, ..note.clone() } }
                 }
             };
-            for k in wanted.iter().copied().chain(focus) {
-                if let Some(&(b, h)) = a.entries.get(k) {
-                    mark(0, b);
-                    mark(1, h);
-                }
-            }
-            let reduce = |d: &Option<Rc<Dump>>, keep: &[bool]| keep_only(d, Some(keep));
-            let (rb, rh) = if a.mode == Mode::Single(Side::Head) {
-                (None, reduce(&head, &keep[0]))
-            } else {
-                (reduce(&base, &keep[0]), reduce(&head, &keep[1]))
-            };
-            let kept = rh.as_ref().or(rb.as_ref()).map_or(0, |d| d.code.len());
-            let p = SharePayload { base: rb, head: rh, note: note(true, all - wanted.len()) };
             let payload = match encode(p).await {
                 Ok(p) => p,
-                Err(e) => return Response::Failed { side: None, message: format!("share link: {e}") },
+                Err(failed) => return failed,
             };
-            if payload.len() <= share::DEFAULT_CAP_CHARS || wanted.is_empty() {
-                let mut text = format!(
-                    "reduced to {} of {} code objects (the changed ones) to keep the link short",
-                    grouped(kept as u64),
-                    grouped(totals.0.max(totals.1) as u64)
-                );
-                if payload.len() > share::COMMENT_FRIENDLY_CHARS {
-                    text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
+            let fits = payload.len() <= share::DEFAULT_CAP_CHARS;
+            fitting.tried(n, payload.len());
+            if builder.is_some() {
+                if fits || best.is_none() {
+                    best = Some((n, payload));
                 }
-                return Response::ShareLink { payload, note: Some(text) };
+            } else if fits || n == 0 {
+                best = Some((n, payload));
+            } else {
+                wanted.truncate(n / 2);
             }
-            let n = wanted.len() / 2;
-            wanted.truncate(n);
         }
+        let (kept, payload) = best.unwrap_or((0, payload));
+        let mut text = format!(
+            "carries {} of {} {}, to keep the link short",
+            grouped(kept as u64),
+            grouped(all as u64),
+            if builder.is_some() { "changed functions (the most important), trimmed to their changes" } else { "ranked functions" }
+        );
+        if payload.len() > share::COMMENT_FRIENDLY_CHARS {
+            text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
+        }
+        Response::ShareLink { payload, note: Some(text) }
     }
 }
 

@@ -137,6 +137,27 @@ try {
   await shared.waitForSelector('.notice.error');
   check((await shared.textContent('.notice.error')).startsWith('share link: '), `bad link: ${await shared.textContent('.notice.error')}`);
   await shared.close();
+  // The box says what the link holds before it is copied; its switch makes the link again
+  // without source lines and with short paths, and the view it opens shows no source.
+  const holds = await page.textContent('.share-holds');
+  check(holds.includes('source lines and full file paths'), `the share box says what the link holds (${holds})`);
+  const withSource = await context.newPage();
+  await withSource.goto(link);
+  await withSource.waitForSelector('.fview tr.insrow[data-class=lost]', { timeout: 20000 });
+  const sourceRows = await withSource.$$eval('.fview tr.src .srctext', (els) => els.filter((e) => e.textContent.trim()).length);
+  await withSource.close();
+  await page.check('.share-redact input');
+  await page.waitForFunction((before) => document.querySelector('.share-url')?.value !== before, link, { timeout: 20000 });
+  const redactedLink = await page.inputValue('.share-url');
+  const redactedHolds = await page.textContent('.share-holds');
+  check(redactedHolds.includes('no source lines, file paths cut to their package') && redactedLink.length < link.length,
+    `the switch makes the link without source lines (${redactedLink.length} characters, was ${link.length}: ${redactedHolds})`);
+  const redacted = await context.newPage();
+  await redacted.goto(redactedLink);
+  await redacted.waitForSelector('.fview tr.insrow[data-class=lost]', { timeout: 20000 });
+  const redactedSource = await redacted.$$eval('.fview tr.src .srctext', (els) => els.filter((e) => e.textContent.trim()).length);
+  check(sourceRows > 0 && redactedSource === 0, `its view shows no source line (${redactedSource}; ${sourceRows} with source)`);
+  await redacted.close();
   await page.keyboard.press('Escape');
 
   // Raw pystats files (CPython 3.11 numbered files), one per side: attached to the loaded dumps.

@@ -36,7 +36,7 @@ mod summary;
 mod trim;
 #[cfg(feature = "share-flate")]
 pub use pick::link_payload;
-pub use pick::{left_out_sentence, shared_summary, wanted, Fitting, LinkBuilder, LinkOptions};
+pub use pick::{left_out_sentence, redacted, shared_summary, wanted, Fitting, LinkBuilder, LinkOptions};
 pub use reduce::{redact, reduce, short_path};
 pub use trim::{trimmed_functions, TrimmedFunction, CONTEXT_ROWS};
 

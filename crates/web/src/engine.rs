@@ -139,7 +139,7 @@ impl Session {
                 Some(d) => Response::Function(Box::new(d)),
                 None => Response::Failed { side: None, message: format!("no function {key:?} in the loaded runs") },
             }),
-            Request::Share { focus } => out(self.share(focus.as_deref()).await),
+            Request::Share { focus, redact } => out(self.share(focus.as_deref(), redact).await),
             Request::Stats => out(Response::Stats(Box::new(self.stats_table()))),
         }
     }
@@ -466,12 +466,20 @@ mod tests {
             let dump = |bytes: &[u8]| specdiff_core::read_dump("x.json", bytes, ReadLimits::default()).unwrap();
             let (base, head) = (dump(&b), dump(&h));
             let report = specdiff_core::diff_dumps(&base, &head, &Default::default()).unwrap();
-            let (cli, note) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact: false });
             let mut s = session();
             collect(&mut s, Request::Load { side: None }, vec![InputFile::new("base.json", b), InputFile::new("head.json", h)]);
-            let v = collect(&mut s, Request::Share { focus: None }, vec![]);
-            let Response::ShareLink { payload, .. } = &v[0] else { panic!("{v:?}") };
-            assert!(payload == &cli, "pair {i}: the button's link differs from the CLI's");
+            // The share box's switch is the CLI's --redact: the same link again.
+            for redact in [true, false] {
+                let (cli, _) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact });
+                let v = collect(&mut s, Request::Share { focus: None, redact }, vec![]);
+                let Response::ShareLink { payload, note: Some(holds), redacted } = &v[0] else { panic!("{v:?}") };
+                assert!(payload == &cli, "pair {i}, redact {redact}: the button's link differs from the CLI's");
+                assert_eq!(*redacted, redact);
+                // The box says what the link holds before it is copied.
+                let said = if redact { "; no source lines, file paths cut to their package" } else { "; source lines and full file paths" };
+                assert!(holds.contains(said) && holds.contains(["the 4 most important of 4 changed functions, trimmed", "of 1,500 changed functions, trimmed"][i]), "{holds}");
+            }
+            let (_, note) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact: false });
             assert_eq!(note.summary, Some(share::shared_summary(&report)), "pair {i}");
             // The demo's four changed functions fit, trimmed; of the 1,500 some are left out.
             let trimmed = !share::trimmed_functions(&note.trimmed).is_empty();
@@ -486,7 +494,7 @@ mod tests {
             InputFile::new("base.json", dump_json(&["f", "g"], true, "2026-01-01T00:00:00Z")),
             InputFile::new("head.json", dump_json(&["f", "g"], false, "2026-01-02T00:00:00Z")),
         ]);
-        let v = collect(&mut s, Request::Share { focus: Some("__main__:f".into()) }, vec![]);
+        let v = collect(&mut s, Request::Share { focus: Some("__main__:f".into()), redact: false }, vec![]);
         let Response::ShareLink { payload, .. } = &v[0] else { panic!("{v:?}") };
         let mut t = session();
         let v = collect(&mut t, Request::OpenShare { payload: payload.clone() }, vec![]);

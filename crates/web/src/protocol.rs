@@ -35,6 +35,8 @@ pub enum Request {
     Share {
         /// Function the link should open (kept in full even when reducing).
         focus: Option<String>,
+        /// Leave out source text and shorten file paths (`share::redacted`).
+        redact: bool,
     },
     /// Send the stats table.
     Stats,
@@ -82,10 +84,13 @@ pub enum Response {
     Function(Box<FunctionDetail>),
     /// A share link payload.
     ShareLink {
-        /// `s1.…`.
+        /// `s3.…`.
         payload: String,
-        /// Remark (reduction, size warnings).
+        /// What the link holds, in words (runs or functions, trimmed, source, paths, size
+        /// warnings), shown before it is copied.
         note: Option<String>,
+        /// True when it carries no source text and short paths.
+        redacted: bool,
     },
     /// The stats table.
     Stats(Box<StatsTable>),
@@ -135,9 +140,10 @@ impl Wire for Request {
                 out.push(4);
                 key.put(out);
             }
-            Request::Share { focus } => {
+            Request::Share { focus, redact } => {
                 out.push(5);
                 focus.put(out);
+                redact.put(out);
             }
             Request::Stats => out.push(6),
         }
@@ -150,7 +156,7 @@ impl Wire for Request {
             2 => Request::Clear { side: Wire::take(r)? },
             3 => Request::Swap,
             4 => Request::Function { key: Wire::take(r)? },
-            5 => Request::Share { focus: Wire::take(r)? },
+            5 => Request::Share { focus: Wire::take(r)?, redact: Wire::take(r)? },
             6 => Request::Stats,
             _ => return None,
         })
@@ -192,10 +198,11 @@ impl Wire for Response {
                 out.push(6);
                 f.put(out);
             }
-            Response::ShareLink { payload, note } => {
+            Response::ShareLink { payload, note, redacted } => {
                 out.push(7);
                 payload.put(out);
                 note.put(out);
+                redacted.put(out);
             }
             Response::Stats(t) => {
                 out.push(8);
@@ -213,7 +220,7 @@ impl Wire for Response {
             4 => Response::Failed { side: Wire::take(r)?, message: Wire::take(r)? },
             5 => Response::Summary(Wire::take(r)?),
             6 => Response::Function(Wire::take(r)?),
-            7 => Response::ShareLink { payload: Wire::take(r)?, note: Wire::take(r)? },
+            7 => Response::ShareLink { payload: Wire::take(r)?, note: Wire::take(r)?, redacted: Wire::take(r)? },
             8 => Response::Stats(Wire::take(r)?),
             _ => return None,
         })
@@ -291,7 +298,7 @@ mod tests {
             Response::Failed { side: Some(Side::Head), message: "x.json: bad".into() },
             Response::Summary(Box::new(summary)),
             Response::Function(Box::new(detail)),
-            Response::ShareLink { payload: "s1.abc".into(), note: None },
+            Response::ShareLink { payload: "s1.abc".into(), note: None, redacted: true },
             Response::Stats(Box::new(stats)),
         ];
         for r in responses {
@@ -305,7 +312,7 @@ mod tests {
             Request::Clear { side: Side::Base },
             Request::Swap,
             Request::Function { key: "m:f".into() },
-            Request::Share { focus: None },
+            Request::Share { focus: None, redact: true },
             Request::Stats,
         ];
         for r in requests {

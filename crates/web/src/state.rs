@@ -102,10 +102,12 @@ pub struct Notice {
 /// A share link made by the engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareState {
-    /// The `s1.…` payload.
+    /// The `s3.…` payload.
     pub payload: String,
-    /// Remark (reduction, size).
+    /// What the link holds, in words.
     pub note: Option<String>,
+    /// True when it carries no source text and short paths.
+    pub redacted: bool,
 }
 
 /// List filters.
@@ -336,7 +338,7 @@ impl AppState {
                     self.detail = Some(Shared::new(*d));
                 }
             }
-            Response::ShareLink { payload, note } => self.share = Some(ShareState { payload, note }),
+            Response::ShareLink { payload, note, redacted } => self.share = Some(ShareState { payload, note, redacted }),
             Response::Stats(t) => self.stats = Some(Shared::new(*t)),
         }
     }

@@ -235,7 +235,7 @@ async fn share_links_are_deflated_and_inflated_by_the_browser() {
     let sink = got.clone();
     let bridge = Bridge::local(Callback::from(move |r: Response| sink.borrow_mut().push(r)));
     bridge.send(Request::Load { side: None }, vec![file("base.json", BASE), file("head.json", HEAD)]);
-    bridge.send(Request::Share { focus: None }, vec![]);
+    bridge.send(Request::Share { focus: None, redact: false }, vec![]);
     let mut link = None;
     for _ in 0..500 {
         link = got.borrow().iter().find_map(|r| match r {

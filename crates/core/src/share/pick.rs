@@ -10,8 +10,8 @@ use super::trim::{
     readable_changes, trim, trimmed_wire, whole, Masks, Trim, TrimmedFunction, CONTEXT_ROWS,
 };
 #[cfg(feature = "share-flate")]
-use super::{encode, redact, TYPICAL_CHARS};
-use super::{ShareNote, SharePayload, SharedSummary};
+use super::{encode, TYPICAL_CHARS};
+use super::{redact, ShareNote, SharePayload, SharedSummary};
 use crate::model::dump::Dump;
 use crate::report::diff::{DiffOptions, DiffSession};
 use crate::report::DiffReport;
@@ -303,8 +303,7 @@ pub fn link_payload(
 }
 
 /// `payload` with its runs through [`redact`], and said so in its note.
-#[cfg(feature = "share-flate")]
-fn redacted(mut payload: SharePayload) -> SharePayload {
+pub fn redacted(mut payload: SharePayload) -> SharePayload {
     payload.base = payload.base.as_ref().map(redact);
     payload.head = payload.head.as_ref().map(redact);
     payload.note.redacted = true;

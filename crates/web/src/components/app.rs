@@ -103,7 +103,7 @@ pub fn app() -> Html {
     let share = {
         let ctx = ctx.clone();
         let focus = state.route.function.clone();
-        Callback::from(move |_| ctx.bridge.send(Request::Share { focus: focus.clone() }, Vec::new()))
+        Callback::from(move |_| ctx.bridge.send(Request::Share { focus: focus.clone(), redact: false }, Vec::new()))
     };
     let help = ctx.dispatch.reform(|_| Action::ToggleHelp);
 
@@ -137,7 +137,7 @@ pub fn app() -> Html {
 
     let share_url = state.share.as_ref().map(|s| {
         let route = Route { share: Some(s.payload.clone()), demo: false, ..state.route.clone() };
-        (browser::page_url(&route.to_hash()), s.note.clone())
+        (browser::page_url(&route.to_hash()), s.note.clone(), s.redacted)
     });
 
     html! {
@@ -171,7 +171,9 @@ pub fn app() -> Html {
                     <span class="keys">{"j/k next/prev change · / search · ? help"}</span>
                 </footer>
                 if state.help { <HelpOverlay /> }
-                if let Some((url, note)) = share_url { <ShareBox {url} {note} /> }
+                if let Some((url, note, redacted)) = share_url {
+                    <ShareBox {url} {note} {redacted} focus={state.route.function.clone()} />
+                }
                 if state.dragging { <DropOverlay /> }
             </div>
         </ContextProvider<Ctx>>

@@ -5,6 +5,7 @@ use yew::prelude::*;
 use super::Ctx;
 use crate::browser;
 use crate::format::grouped;
+use crate::protocol::Request;
 use crate::state::Action;
 
 /// Props of [`ShareBox`].
@@ -12,11 +13,16 @@ use crate::state::Action;
 pub struct ShareBoxProps {
     /// The full link.
     pub url: String,
-    /// Remark from the engine (reduction, size).
+    /// What the link holds, in the engine's words.
     pub note: Option<String>,
+    /// True when the link carries no source text and short paths.
+    pub redacted: bool,
+    /// The function the link opens (asked for again when the switch changes).
+    pub focus: Option<String>,
 }
 
-/// Shows the link, copies it.
+/// Shows the link and what it holds, copies it; a switch makes it again without source
+/// text and with short paths.
 #[function_component(ShareBox)]
 pub fn share_box(props: &ShareBoxProps) -> Html {
     let ctx = use_context::<Ctx>().expect("Ctx provided by App");
@@ -28,6 +34,13 @@ pub fn share_box(props: &ShareBoxProps) -> Html {
         Callback::from(move |_| {
             browser::copy_text(&url);
             copied.set(true);
+        })
+    };
+    let redact = {
+        let (bridge, focus) = (ctx.bridge.clone(), props.focus.clone());
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            bridge.send(Request::Share { focus: focus.clone(), redact: on }, Vec::new());
         })
     };
     let select = Callback::from(|e: FocusEvent| {
@@ -44,9 +57,12 @@ pub fn share_box(props: &ShareBoxProps) -> Html {
                     <input class="share-url" readonly=true value={props.url.clone()} onfocus={select} />
                     <button class="btn primary" onclick={copy}>{ if *copied { "copied" } else { "copy" } }</button>
                 </div>
-                <p class="muted">{format!("{} characters", grouped(props.url.len() as u64))}
-                    if let Some(n) = &props.note { {" · "}{n.clone()} }
-                </p>
+                <p class="share-holds">{"The link holds "}{props.note.clone().unwrap_or_default()}
+                    {format!(" · {} characters", grouped(props.url.len() as u64))}</p>
+                <label class="share-redact">
+                    <input type="checkbox" checked={props.redacted} onchange={redact} />
+                    {" leave out source lines and shorten file paths (code, sites and numbers stay)"}
+                </label>
             </div>
         </div>
     }

@@ -88,8 +88,11 @@ impl Session {
     /// links too long for a comment are made again from fewer functions, each try compressed
     /// anew. A diff's link is `share::LinkBuilder`'s, as the CLI's. (One function with one
     /// compressor call per kind of try: each `async` call site is a state machine in the wasm.)
-    pub(super) async fn share(&self, focus: Option<&str>) -> Response {
+    pub(super) async fn share(&self, focus: Option<&str>, redact: bool) -> Response {
+        // Redaction changes no code: the runs are picked and trimmed as they are, and each
+        // payload is redacted as it is encoded (as the CLI's `--redact`).
         let encode = |p: SharePayload| {
+            let p = if redact { share::redacted(p) } else { p };
             let packed = self.compression.deflate(share::body(&p));
             async move { packed.await.map(|z| share::pack(&z)).map_err(|e| Response::Failed { side: None, message: format!("share link: {e}") }) }
         };
@@ -125,11 +128,28 @@ impl Session {
             Ok(p) => p,
             Err(failed) => return failed,
         };
-        if payload.len() <= share::TYPICAL_CHARS || self.opened.is_some() {
-            return Response::ShareLink { payload, note: None };
+        // What the link holds, said in the share box before it is copied.
+        let holds = |what: String, payload: String| {
+            let mut text = what;
+            text.push_str(if redact { "; no source lines, file paths cut to their package" } else { "; source lines and full file paths" });
+            if payload.len() > share::COMMENT_FRIENDLY_CHARS {
+                text.push_str("; too long for a GitHub comment");
+            }
+            Response::ShareLink { payload, note: Some(text), redacted: redact }
+        };
+        let runs = |n: usize| format!("{} code objects", grouped(n as u64));
+        let whole_runs = match (&base, &head) {
+            (Some(_), Some(_)) => format!("both runs whole ({} and {})", runs(totals.0), runs(totals.1)),
+            _ => format!("the run whole ({})", runs(totals.0.max(totals.1))),
+        };
+        if self.opened.is_some() {
+            return holds("the runs of the link this view was opened from".into(), payload);
+        }
+        if payload.len() <= share::TYPICAL_CHARS {
+            return holds(whole_runs, payload);
         }
         let Some(a) = &self.analysis else {
-            return Response::ShareLink { payload, note: None };
+            return holds(whole_runs, payload);
         };
         // Too long for a PR comment. A diff: the most important changed functions, trimmed,
         // as many as fit (`share::Fitting`); one run: its ranked functions (and the focused
@@ -184,16 +204,16 @@ impl Session {
             }
         }
         let (kept, payload) = best.unwrap_or((0, payload));
-        let mut text = format!(
-            "carries {} of {} {}, to keep the link short",
-            grouped(kept as u64),
-            grouped(all as u64),
-            if builder.is_some() { "changed functions (the most important), trimmed to their changes" } else { "ranked functions" }
-        );
-        if payload.len() > share::COMMENT_FRIENDLY_CHARS {
-            text.push_str(&format!("; still {} characters: too long for a GitHub comment", grouped(payload.len() as u64)));
-        }
-        Response::ShareLink { payload, note: Some(text) }
+        let what = match builder {
+            Some(_) => format!(
+                "the {} most important of {} changed functions, trimmed to their changes{}, and the run-level numbers",
+                grouped(kept as u64),
+                grouped(all as u64),
+                if also.is_empty() { "" } else { " (the selected one whole)" }
+            ),
+            None => format!("{} of {} ranked functions", grouped(kept as u64), grouped(all as u64)),
+        };
+        holds(what, payload)
     }
 }
 

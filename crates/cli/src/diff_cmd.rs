@@ -79,13 +79,15 @@ pub struct DiffArgs {
     pub fail_on_regression: bool,
 
     /// With --fail-on-regression: a function is hot when at least PERCENT of a run's samples
-    /// have it on the stack, in the base or the head run. When neither run was sampled
+    /// have it on the stack, in the base or the head run (samples taken inside imports do not
+    /// count). When neither run was sampled
     /// (`dump --no-sample`, or no threads), every regressed function counts as hot.
     #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_MIN_HOTNESS, value_parser = gate::parse_min_hotness)]
     pub min_hotness: f64,
 
     /// With --fail-on-regression: also fail on import-time code (module and class bodies,
-    /// `importlib._bootstrap*`), which by default is reported but not counted.
+    /// `importlib._bootstrap*`, functions sampled only inside imports), which by default is
+    /// reported but not counted.
     #[arg(long)]
     pub gate_import_time: bool,
 

@@ -3,17 +3,19 @@
 //!
 //! A function *regressed* when the engine counts regressions in it (`lost` + `missing` +
 //! `backed_off` sites). It is *hot* when its hotness — the share of a run's samples with the
-//! function anywhere on the stack — reaches `--min-hotness` percent in the base run or in the
-//! head run. Only runs that were sampled count: when neither run has samples (sampler `off`
+//! function anywhere on the stack, not counting samples taken while a module was being
+//! imported — reaches `--min-hotness` percent in the base run or in the head run. Only runs that were sampled count: when neither run has samples (sampler `off`
 //! with `specdiff dump --no-sample`, or `unavailable` as under pyodide) nothing is known about
 //! hotness, and every regressed function counts as hot, so a regression is never hidden by a
 //! missing sampler.
 //!
 //! Import-time code does not fail the gate unless `--gate-import-time` asks: module and class
-//! bodies (they run once, when imported) and the interpreter's own import machinery
-//! (`importlib._bootstrap`, `importlib._bootstrap_external`, `<frozen importlib…>`). Their
-//! counters move with import order and caches, not with the code under review; the report
-//! still lists them, and the verdict counts them apart (`import_time`).
+//! bodies (they run once, when imported), the interpreter's own import machinery
+//! (`importlib._bootstrap`, `importlib._bootstrap_external`, `<frozen importlib…>`), and any
+//! function every sample of which was taken inside an import (an `Enum` metaclass building
+//! the enums of a module being imported, a dataclass decorator, `re.compile` of a module-level
+//! pattern). Their counters move with import order and caches, not with the code under review;
+//! the report still lists them, and the verdict counts them apart (`import_time`).
 
 use serde::Serialize;
 use specdiff_core::model::CodeKind;
@@ -50,18 +52,23 @@ pub struct GateResult {
     pub import_time: Vec<GateFunction>,
 }
 
-/// True for code that runs at import time: module and class bodies, and the interpreter's
-/// import machinery.
+/// True for code that runs at import time: module and class bodies, the interpreter's import
+/// machinery, and functions sampled only inside imports.
 pub fn is_import_time(f: &FunctionDiff) -> bool {
+    let h = &f.hotness;
+    let only_inside_imports = h.base_share + h.head_share > 0.0 && h.base_runtime_share + h.head_runtime_share == 0.0;
     matches!(f.kind, CodeKind::Module | CodeKind::Class)
         || f.module == "importlib._bootstrap"
         || f.module == "importlib._bootstrap_external"
         || f.module.starts_with("<frozen importlib")
+        || only_inside_imports
 }
 
-/// Hotness of `f` in percent over the sampled runs, `None` when no run was sampled.
+/// Hotness of `f` in percent over the sampled runs, outside imports; `None` when no run was
+/// sampled.
 pub fn hotness_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
-    let sides = [(report.base.samples, f.hotness.base_share), (report.head.samples, f.hotness.head_share)];
+    let h = &f.hotness;
+    let sides = [(report.base.samples, h.base_runtime_share), (report.head.samples, h.head_runtime_share)];
     sides.iter().filter(|(samples, _)| *samples > 0).map(|(_, share)| share * 100.0).reduce(f64::max)
 }
 
@@ -103,6 +110,26 @@ pub fn parse_min_hotness(text: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use specdiff_core::report::Hotness;
+
+    #[test]
+    fn samples_inside_imports_do_not_make_a_function_hot() {
+        let mut report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
+        report.base.samples = 100;
+        report.head.samples = 100;
+        let mut f = report.functions.iter().find(|f| f.kind == CodeKind::Function).unwrap().clone();
+        f.module = "enum".into();
+        // 5 % of the samples, all inside an import: import-time code, not counted.
+        f.hotness = Hotness { base_samples: 5, head_samples: 5, base_share: 0.05, head_share: 0.05, ..Hotness::default() };
+        assert!(is_import_time(&f));
+        // 5 % of which 2 % outside imports: a function like any other, 2 % hot.
+        f.hotness.head_runtime_share = 0.02;
+        assert!(!is_import_time(&f));
+        assert_eq!(hotness_percent(&report, &f), Some(2.0));
+        // Never sampled: nothing says it ran only inside imports.
+        f.hotness = Hotness::default();
+        assert!(!is_import_time(&f));
+    }
 
     #[test]
     fn min_hotness_parses_percentages() {

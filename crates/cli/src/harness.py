@@ -728,12 +728,19 @@ def has_evidence(raw):
 # looks at the opcodes of sampled code for churn; the GIL switch interval while it runs; its
 # mode and note in the dump ("off", "unavailable" on pyodide).
 
+# The filenames of the interpreter's import machinery (frozen in CPython 3.11+).
+IMPORTLIB_FILES = ("<frozen importlib._bootstrap",)
+
+
 class Sampler:
     def __init__(self, interval_ms):
         self.interval = interval_ms / 1000.0
         self.mode, self.note, self.samples = "off", None, 0
         self.stop = False
         self.self_hits, self.total_hits, self.line_hits, self.codes = {}, {}, {}, {}
+        # Per code object: samples taken while a module was being imported (an importlib
+        # frame on the stack), so code that only ever ran inside imports is known as such.
+        self.import_hits = {}
         self.churn_getter, self.churn_last, self.churn_time, self.churn = {}, {}, {}, {}
         self.churn_offsets = {}
         self._done = None
@@ -793,9 +800,11 @@ class Sampler:
 
     def sample(self, frame, now):
         self_hits, total_hits, codes = self.self_hits, self.total_hits, self.codes
-        top, seen = True, set()
+        top, seen, importing = True, set(), False
         while frame is not None:
             code = frame.f_code
+            if not importing and code.co_filename.startswith(IMPORTLIB_FILES):
+                importing = True
             if code.co_filename != SELF_FILE:
                 key = id(code)
                 if top:
@@ -815,6 +824,10 @@ class Sampler:
             frame = frame.f_back
         if not top:
             self.samples += 1
+        if importing:
+            import_hits = self.import_hits
+            for key in seen:
+                import_hits[key] = import_hits.get(key, 0) + 1
 
     def check_churn(self, key, code):
         getter = self.churn_getter.get(key)
@@ -1187,6 +1200,7 @@ def finish_entries(dump, entries, sampler):
             "first_line": code.co_firstlineno, "kind": e["kind"], "parent": e["parent"],
             "ran": e["ran"], **identity_fields(dump, e["_ident"]),
             "samples": [sampler.self_hits.get(key, 0), sampler.total_hits.get(key, 0)],
+            **({"import_samples": sampler.import_hits[key]} if key in sampler.import_hits else {}),
             "line_samples": sorted(line_hits.get(key, [])),
             "instructions": e["instructions"]})
     for f in files:

@@ -2,7 +2,9 @@
 //! (`tests/programs/gate_workload.py`) under CPython 3.11, 3.12 and 3.13: repeated runs and
 //! one extra miss on hot specialized sites do not fail it, cross-version diffs read each side's
 //! counters with its own rules (no `%`/`>>`/`&` backoff misreadings), import-time code counts
-//! only with `--gate-import-time`, and a real regression (the demo's refactors) still fails it.
+//! only with `--gate-import-time` (code sampled only inside imports too:
+//! `tests/programs/import_only.py` across versions), and a real regression (the demo's
+//! refactors) still fails it.
 //!
 //! Hotness comes from a sampling thread, so nothing here depends on exact sample counts.
 
@@ -188,6 +190,33 @@ fn import_time_code_counts_only_with_the_flag() {
     let hot2: Vec<_> = r2["gate"]["hot"].as_array().unwrap().iter().map(|g| g["function"].as_str().unwrap()).collect();
     assert!(hot2.iter().any(|n| is_import(n)), "{hot2:?}");
     assert_eq!(code2, 1);
+}
+
+/// Code that only ran inside imports does not fail the gate. Across an interpreter upgrade the
+/// standard library's own code changes and its counters with it: before, every pair of
+/// 3.11, 3.12 and 3.13 dumps of `import_only.py` failed on `enum:EnumType.__new__` (3–5 % of
+/// the samples, every one of them inside `import dataclasses`).
+#[test]
+fn code_sampled_only_inside_imports_does_not_fail_the_gate() {
+    let pys = versions("code_sampled_only_inside_imports_does_not_fail_the_gate");
+    let mut dumps = Vec::new();
+    // The sampler counts the samples taken inside imports: all of the import machinery's own.
+    for py in &pys {
+        let d = dump_ok(py, work_dir(), "import-only", &["crates/cli/tests/programs/import_only.py"]);
+        dumps.push(work_dir().join(format!("import-only-{}.json", py.minor)));
+        let importlib: Vec<_> = d.code.iter().filter(|c| d.str(c.module).starts_with("importlib._bootstrap") && c.samples.1 > 0).collect();
+        assert!(!importlib.is_empty(), "{}: no sample inside an import", py.label);
+        for c in importlib {
+            assert_eq!(c.import_samples, c.samples.1, "{}: {}", py.label, d.str(c.qualname));
+        }
+    }
+    for (i, j) in [(0, 1), (1, 2), (0, 2)] {
+        if j >= dumps.len() {
+            continue;
+        }
+        let (r, code) = gated(&dumps[i], &dumps[j], &[]);
+        assert_eq!(code, 0, "{} → {}: {:#}", pys[i].label, pys[j].label, r["gate"]);
+    }
 }
 
 /// Module names come from the file, not a default: on 3.13 `collections/abc.py` replaces

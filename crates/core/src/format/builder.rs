@@ -163,6 +163,7 @@ impl DumpBuilder {
             made_at: None,
             body: None,
             samples: (0, 0),
+            import_samples: 0,
             line_samples: vec![],
             instructions: vec![],
         };

@@ -126,6 +126,7 @@ impl<'a> Scanner<'a> {
             made_at: made_at.flatten(),
             body: body.flatten(),
             samples: samples?,
+            import_samples: 0,
             line_samples: line_samples?,
             instructions: instructions?,
         })

@@ -229,6 +229,10 @@ pub struct CodeInfo {
     pub body: Option<u32>,
     /// Sampler hits: `(on top of the stack, anywhere on it)`.
     pub samples: (u64, u64),
+    /// Of the samples with this code anywhere on the stack, those taken while a module was
+    /// being imported (the import machinery on the stack too).
+    #[serde(default, skip_serializing_if = "crate::model::stats::is_zero")]
+    pub import_samples: u64,
     /// `(line, self samples)`, ascending by line.
     pub line_samples: Vec<(u32, u64)>,
     /// The adaptive instructions.

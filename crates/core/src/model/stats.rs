@@ -116,7 +116,7 @@ impl Specialization {
     }
 }
 
-fn is_zero(v: &u64) -> bool {
+pub(crate) fn is_zero(v: &u64) -> bool {
     *v == 0
 }
 

@@ -54,6 +54,13 @@ pub struct Hotness {
     pub base_share: f64,
     /// `head_samples` / head run samples (0 when unsampled).
     pub head_share: f64,
+    /// `base_share` without the samples taken while a module was being imported: how hot
+    /// the function is in what the program does once its imports are done.
+    #[serde(default)]
+    pub base_runtime_share: f64,
+    /// `head_share` without the samples taken while a module was being imported.
+    #[serde(default)]
+    pub head_runtime_share: f64,
 }
 
 impl Hotness {
@@ -62,12 +69,13 @@ impl Hotness {
         let side = |s: Option<(&Dump, &CodeInfo)>| match s {
             Some((d, c)) => {
                 let total = d.run.sampler.samples;
-                (c.samples.1, if total == 0 { 0.0 } else { c.samples.1 as f64 / total as f64 })
+                let share = |n: u64| if total == 0 { 0.0 } else { n as f64 / total as f64 };
+                (c.samples.1, share(c.samples.1), share(c.samples.1.saturating_sub(c.import_samples)))
             }
-            None => (0, 0.0),
+            None => (0, 0.0, 0.0),
         };
-        let ((bs, bh), (hs, hh)) = (side(base), side(head));
-        Hotness { base_samples: bs, head_samples: hs, base_share: bh, head_share: hh }
+        let ((bs, bh, br), (hs, hh, hr)) = (side(base), side(head));
+        Hotness { base_samples: bs, head_samples: hs, base_share: bh, head_share: hh, base_runtime_share: br, head_runtime_share: hr }
     }
 
     /// The share used for ranking: head's, or base's when head has no such code.

@@ -48,6 +48,7 @@ fn sample() -> Dump {
         made_at: None,
         body: None,
         samples: (1, 2),
+        import_samples: 0,
         line_samples: vec![],
         instructions: ins,
     };

@@ -1,4 +1,4 @@
-//! Share-link decoding (`#share=s1.…` in the web viewer's URL): arbitrary text must never
+//! Share-link decoding (`#share=s3.…` in the web viewer's URL): arbitrary text must never
 //! panic, every error is one line named "share link…", and whatever decodes encodes to a link
 //! that decodes to the same payload.
 //!
@@ -17,7 +17,7 @@ mod amplify;
 use std::io::Write;
 
 use libfuzzer_sys::fuzz_target;
-use specdiff_core::share::{base64url_encode, decode, encode, PREFIX, SOURCE_NAME};
+use specdiff_core::share::{base64url_encode, decode, encode, trimmed_functions, PREFIX, SOURCE_NAME};
 use specdiff_core::ReadLimits;
 
 const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 20 };
@@ -36,6 +36,11 @@ fuzz_target!(|data: &[u8]| {
     };
     match decode(&text, LIMITS) {
         Ok(payload) => {
+            // A note's trimmed functions (version 3) are read whatever their count: their
+            // shares never claim more specialized sites than sites.
+            for t in trimmed_functions(&payload.note.trimmed) {
+                assert!(t.before.specialized <= t.before.sites && t.after.specialized <= t.after.sites, "{t:?}");
+            }
             // Re-encoding may grow a dump (e.g. `1e5` is written `100000.0`): allow for it.
             let again = decode(&encode(&payload), ReadLimits { max_bytes: 1 << 26 })
                 .unwrap_or_else(|e| panic!("an encoded payload does not decode: {e}"));

@@ -78,9 +78,9 @@ pub struct DiffArgs {
     #[arg(long)]
     pub fail_on_regression: bool,
 
-    /// With --fail-on-regression: a function is hot when at least PERCENT of a run's samples
-    /// have it on the stack, in the base or the head run (samples taken inside imports do not
-    /// count). When neither run was sampled
+    /// With --fail-on-regression: a function is hot when its samples show, with 95%
+    /// confidence, that at least PERCENT of a run's samples have it on the stack, in the base or
+    /// the head run (samples taken inside imports do not count). When neither run was sampled
     /// (`dump --no-sample`, or no threads), every regressed function counts as hot.
     #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_MIN_HOTNESS, value_parser = gate::parse_min_hotness)]
     pub min_hotness: f64,

@@ -4,7 +4,11 @@
 //! A function *regressed* when the engine counts regressions in it (`lost` + `missing` +
 //! `backed_off` sites). It is *hot* when its hotness — the share of a run's samples with the
 //! function anywhere on the stack, not counting samples taken while a module was being
-//! imported — reaches `--min-hotness` percent in the base run or in the head run. Only runs that were sampled count: when neither run has samples (sampler `off`
+//! imported — reaches `--min-hotness` percent in the base run or in the head run *with 95 %
+//! confidence*: the Wilson score interval's lower end of that share must reach the threshold.
+//! A sampled share is an estimate, and a short run's one sample in 49 (2 %) says only that the
+//! function ran at least once; an unchanged program whose `enum` metaclass was caught once
+//! outside an import failed the gate that way. Only runs that were sampled count: when neither run has samples (sampler `off`
 //! with `specdiff dump --no-sample`, or `unavailable` as under pyodide) nothing is known about
 //! hotness, and every regressed function counts as hot, so a regression is never hidden by a
 //! missing sampler.
@@ -33,6 +37,9 @@ pub struct GateFunction {
     pub regressions: u32,
     /// Hotness in percent (the larger of the sampled runs'); `None` when no run was sampled.
     pub hotness: Option<f64>,
+    /// The hotness the samples prove with 95 % confidence, in percent (the larger of the
+    /// sampled runs' Wilson lower bounds): what the gate compares with `--min-hotness`.
+    pub hotness_floor: Option<f64>,
 }
 
 /// The gate's verdict.
@@ -67,9 +74,39 @@ pub fn is_import_time(f: &FunctionDiff) -> bool {
 /// Hotness of `f` in percent over the sampled runs, outside imports; `None` when no run was
 /// sampled.
 pub fn hotness_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
+    sampled_sides(report, f).map(|(_, share)| share * 100.0).reduce(f64::max)
+}
+
+/// The hotness of `f` that its samples prove with 95 % confidence, in percent: the larger of
+/// the sampled runs' [`share_floor`]s; `None` when no run was sampled.
+pub fn hotness_floor_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
+    sampled_sides(report, f).map(|(samples, share)| share_floor(share, samples) * 100.0).reduce(f64::max)
+}
+
+/// `(run samples, runtime share)` of each sampled run.
+fn sampled_sides(report: &DiffReport, f: &FunctionDiff) -> impl Iterator<Item = (u64, f64)> {
     let h = &f.hotness;
-    let sides = [(report.base.samples, h.base_runtime_share), (report.head.samples, h.head_runtime_share)];
-    sides.iter().filter(|(samples, _)| *samples > 0).map(|(_, share)| share * 100.0).reduce(f64::max)
+    [(report.base.samples, h.base_runtime_share), (report.head.samples, h.head_runtime_share)]
+        .into_iter()
+        .filter(|(samples, _)| *samples > 0)
+}
+
+/// The lower end of the 95 % Wilson score interval of a share measured as `share` of
+/// `samples` samples. Each sample sees the function on the stack or not, so the count is
+/// binomial; Wilson's interval stays inside 0–1 and is sound at the small counts of a short
+/// run, where the normal approximation claims a single sample proves a share above zero.
+pub fn share_floor(share: f64, samples: u64) -> f64 {
+    const Z: f64 = 1.959_963_984_540_054; // two-sided 95 %
+    if samples == 0 {
+        return 0.0;
+    }
+    let n = samples as f64;
+    // The count, recovered from the rounded share; a share is a count over `samples`.
+    let p = (share * n).round().clamp(0.0, n) / n;
+    let z2 = Z * Z;
+    let centre = p + z2 / (2.0 * n);
+    let spread = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - spread) / (1.0 + z2 / n)).max(0.0)
 }
 
 /// Applies the gate to a report; import-time code counts only with `import_time`.
@@ -77,14 +114,14 @@ pub fn evaluate(report: &DiffReport, min_hotness: f64, import_time: bool) -> Gat
     let unsampled = report.base.samples == 0 && report.head.samples == 0;
     let (mut hot, mut cold, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for f in report.functions.iter().filter(|f| f.regressions > 0) {
-        let hotness = hotness_percent(report, f);
-        let entry =
-            GateFunction { function: format!("{}:{}", f.module, f.qualname), regressions: f.regressions, hotness };
+        let (hotness, hotness_floor) = (hotness_percent(report, f), hotness_floor_percent(report, f));
+        let function = format!("{}:{}", f.module, f.qualname);
+        let entry = GateFunction { function, regressions: f.regressions, hotness, hotness_floor };
         if !import_time && is_import_time(f) {
             skipped.push(entry);
             continue;
         }
-        match hotness {
+        match hotness_floor {
             Some(h) if h < min_hotness => cold.push(entry),
             _ => hot.push(entry),
         }
@@ -129,6 +166,44 @@ mod tests {
         // Never sampled: nothing says it ran only inside imports.
         f.hotness = Hotness::default();
         assert!(!is_import_time(&f));
+    }
+
+    #[test]
+    fn share_floor_is_the_wilson_lower_bound() {
+        // Reference values of the 95 % Wilson score interval (z = 1.96).
+        for (k, n, floor) in [(1, 49, 0.00361), (2, 49, 0.01126), (5, 49, 0.04434), (20, 20, 0.83887), (0, 100, 0.0)] {
+            let got = share_floor(k as f64 / n as f64, n);
+            assert!((got - floor).abs() < 1e-4, "{k}/{n}: {got}");
+        }
+        assert_eq!(share_floor(0.5, 0), 0.0);
+        // More samples of the same share prove more.
+        assert!(share_floor(0.02, 49) < share_floor(0.02, 500));
+        assert!(share_floor(0.02, 5000) > 0.015);
+    }
+
+    #[test]
+    fn one_sample_of_a_short_run_does_not_make_a_function_hot() {
+        let mut report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
+        report.base.samples = 49;
+        report.head.samples = 49;
+        report.functions.retain(|f| f.regressions > 0);
+        for f in &mut report.functions {
+            f.hotness = Hotness::default();
+        }
+        let (one, two) = (1.0 / 49.0, 2.0 / 49.0);
+        report.functions[0].hotness.head_runtime_share = one;
+        let g = evaluate(&report, 1.0, false);
+        assert!(!g.tripped, "{g:#?}");
+        let cold = &g.cold[0];
+        assert!((cold.hotness.unwrap() - 2.04).abs() < 0.01 && cold.hotness_floor.unwrap() < 0.4, "{cold:?}");
+        // Two samples of 49 prove 1.1 %: hot, as is the same share of a run ten times longer.
+        report.functions[0].hotness.head_runtime_share = two;
+        assert!(evaluate(&report, 1.0, false).tripped);
+        report.functions[0].hotness.head_runtime_share = one;
+        report.head.samples = 490;
+        assert!(evaluate(&report, 1.0, false).tripped);
+        // `--min-hotness 0` counts every regressed function, sampled or not.
+        assert_eq!(evaluate(&report, 0.0, false).hot.len(), report.functions.len());
     }
 
     #[test]

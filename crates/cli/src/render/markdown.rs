@@ -147,7 +147,7 @@ fn header(out: &mut String, input: &RenderInput) {
         let basis = if g.unsampled {
             "neither run was sampled, so every regressed function counts".to_string()
         } else {
-            format!("hotness ≥ {}%", g.min_hotness)
+            format!("hotness ≥ {}% at 95% confidence", g.min_hotness)
         };
         let verdict = if g.tripped {
             format!("❌ failed: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions"))

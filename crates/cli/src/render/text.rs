@@ -267,7 +267,7 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
     let basis = if g.unsampled {
         "neither run was sampled, so every regressed function counts".to_string()
     } else {
-        format!("functions with hotness ≥ {}% count", g.min_hotness)
+        format!("functions with hotness ≥ {}% at 95% confidence count", g.min_hotness)
     };
     let verdict = if g.tripped {
         p.red(&format!("FAILED: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions")))
@@ -287,7 +287,7 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
     if !g.cold.is_empty() {
         let _ = writeln!(
             out,
-            "  {} below {}% not counted",
+            "  {} not shown to reach {}% not counted",
             count(g.cold.len() as u64, "regressed function", "regressed functions"),
             g.min_hotness
         );

@@ -285,7 +285,13 @@ fn demo_json_shows_the_three_refactors_under_every_interpreter() {
         assert!(area["regressions"].as_u64().unwrap() >= 1 || site["kind"] == "churning", "{v}: {area:#}");
         let family = if v == "3.11" { "LOAD_METHOD" } else { "LOAD_ATTR" };
         assert_eq!(site["family"], family, "{v}: {site:#}");
-        assert!(site["explanation"].as_str().unwrap_or("").contains("type varies"), "{v}: {site:#}");
+        // Several classes reach the site: the explanation claims only what the counters show.
+        let cause = match site["kind"].as_str().unwrap() {
+            "lost" => "inputs_changed",
+            "missing" => "guard_misses",
+            _ => "churning",
+        };
+        assert_eq!(site["cause"], cause, "{v}: {site:#}");
 
         // scale: the accumulator starts as a float, so `out + v * factor` mixes int and float.
         // 3.11–3.13 lose BINARY_OP_ADD_INT; 3.14 has BINARY_OP_EXTEND for mixed operands.

@@ -105,7 +105,8 @@ fn churning_ignores_warm_up() {
     let c = diff(&calm, &churn);
     assert_eq!(only_change(&c).kind, ChangeKind::Churning);
     assert_eq!(only_change(&c).head_churn.as_ref().unwrap().effective_flips, 5);
-    assert!(only_change(&c).explanation.as_deref().unwrap().contains("receiver's type varies"));
+    assert!(only_change(&c).explanation.as_deref().unwrap().contains("what reaches this site varies"));
+    assert_eq!(only_change(&c).cause, Some(specdiff_core::engine::Cause::Churning));
     let warmup = one("3.11.7", |c| c.ins("LOAD_GLOBAL_BUILTIN", "print", 4).churn(2, &["LOAD_GLOBAL", "LOAD_GLOBAL_ADAPTIVE", "LOAD_GLOBAL_BUILTIN"]));
     let plain = one("3.11.7", |c| c.ins("LOAD_GLOBAL_BUILTIN", "print", 4));
     assert!(diff(&plain, &warmup).is_empty(), "warm-up transitions are not churn");

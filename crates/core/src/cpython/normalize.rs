@@ -65,8 +65,22 @@ pub enum SiteTag {
     AttrLoad,
     /// A `CALL` whose callee is the builtin name `getattr` loaded shortly before.
     GetattrCall,
+    /// An attribute store (`STORE_ATTR`).
+    AttrStore,
+    /// A `CALL` whose callee is the builtin name `setattr` loaded shortly before.
+    SetattrCall,
+    /// A `super().attr` load (3.12+ `LOAD_SUPER_ATTR`).
+    SuperAttr,
     /// Any other call (`CALL`, which keys 3.13's `CALL_KW` too, and `CALL_FUNCTION_EX`).
     Call,
+}
+
+impl SiteTag {
+    /// An attribute load, store or `super()` load: the form a rewrite into a builtin call
+    /// (`getattr`, `setattr`) or through a saved `super()` object leaves.
+    pub fn is_attribute_access(self) -> bool {
+        matches!(self, SiteTag::AttrLoad | SiteTag::AttrStore | SiteTag::SuperAttr)
+    }
 }
 
 /// What normalization does with an instruction.
@@ -154,11 +168,14 @@ pub struct Normalizer<'a> {
     arg_operands: ArgOperands,
     sides: [SideState; 2],
     fam_load_attr: u32,
+    /// `STORE_ATTR` and `LOAD_SUPER_ATTR`, the other attribute families a rewrite pairs.
+    fam_attr_other: [u32; 2],
     fam_call: u32,
     /// `CALL_FUNCTION_EX`, the other family of a call (`CALL_KW` is keyed as `CALL`).
     fam_call_ex: u32,
     fam_global_loads: [u32; 2],
     getattr: u32,
+    setattr: u32,
 }
 
 const UNSET: u32 = u32::MAX;
@@ -181,8 +198,23 @@ impl<'a> Normalizer<'a> {
         let fam_call_ex = interner.intern("CALL_FUNCTION_EX");
         let fam_global_loads = [interner.intern("LOAD_GLOBAL"), interner.intern("LOAD_NAME")];
         let getattr = interner.intern("getattr");
+        let setattr = interner.intern("setattr");
+        let fam_attr_other = [interner.intern("STORE_ATTR"), interner.intern("LOAD_SUPER_ATTR")];
         let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
-        Normalizer { base, head, interner, arg_operands, sides, fam_load_attr, fam_call, fam_call_ex, fam_global_loads, getattr }
+        Normalizer {
+            base,
+            head,
+            interner,
+            arg_operands,
+            sides,
+            fam_load_attr,
+            fam_attr_other,
+            fam_call,
+            fam_call_ex,
+            fam_global_loads,
+            getattr,
+            setattr,
+        }
     }
 
     /// The dump of `side`.
@@ -360,16 +392,20 @@ impl<'a> Normalizer<'a> {
             let f = sites[i].family_id();
             if f == self.fam_load_attr {
                 sites[i].tag = SiteTag::AttrLoad;
+            } else if f == self.fam_attr_other[0] {
+                sites[i].tag = SiteTag::AttrStore;
+            } else if f == self.fam_attr_other[1] {
+                sites[i].tag = SiteTag::SuperAttr;
             } else if f == self.fam_call {
                 let line = c.instructions[sites[i].primary as usize].line;
                 let callee = sites[..i].iter().rev().take(16).find(|s| {
                     self.fam_global_loads.contains(&s.family_id())
                         && c.instructions[s.primary as usize].line == line
                 });
-                sites[i].tag = if callee.is_some_and(|s| s.operand_id() == self.getattr) {
-                    SiteTag::GetattrCall
-                } else {
-                    SiteTag::Call
+                sites[i].tag = match callee.map(|s| s.operand_id()) {
+                    Some(name) if name == self.getattr => SiteTag::GetattrCall,
+                    Some(name) if name == self.setattr => SiteTag::SetattrCall,
+                    _ => SiteTag::Call,
                 };
             } else if f == self.fam_call_ex {
                 sites[i].tag = SiteTag::Call;

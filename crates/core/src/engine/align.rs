@@ -91,16 +91,34 @@ pub struct AlignOptions {
     pub deadline_ms: Option<u64>,
 }
 
+/// How many items of two sequences the first pass's diff lines up as equal.
+pub(crate) fn equal_items(old: &[u64], new: &[u64]) -> usize {
+    diff(&AlignOptions::default(), old, new)
+        .iter()
+        .map(|op| match op {
+            DiffOp::Equal { len, .. } => *len,
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Aligns two site lists.
 pub fn align_sites(base: &[Site], head: &[Site], options: &AlignOptions) -> Vec<AlignedRow> {
-    let bk: Vec<u64> = base.iter().map(|s| s.key).collect();
-    let hk: Vec<u64> = head.iter().map(|s| s.key).collect();
+    // `super().attr` (`LOAD_SUPER_ATTR`) and a load of the same attribute are one key when
+    // either side has the former: rewriting it as `s = super(); s.attr` adds a call before
+    // the load, which would otherwise pair with the call after it.
+    let has_super = base.iter().chain(head).any(|s| s.tag == SiteTag::SuperAttr);
+    let attr_load = |s: &Site| matches!(s.tag, SiteTag::SuperAttr | SiteTag::AttrLoad);
+    let key = |s: &Site| if has_super && attr_load(s) { (u64::from(u32::MAX) << 32) | u64::from(s.operand_id()) } else { s.key };
+    let bk: Vec<u64> = base.iter().map(key).collect();
+    let hk: Vec<u64> = head.iter().map(key).collect();
     let ops = diff(options, &bk, &hk);
     let mut out = Vec::with_capacity(base.len().max(head.len()));
     for_each_region(&ops, |equal, b, h| {
         if equal {
             for (i, j) in b.zip(h) {
-                out.push(row(RowKind::Same, Some(i), Some(j)));
+                let kind = if base[i].tag == head[j].tag { RowKind::Same } else { RowKind::Rewritten };
+                out.push(row(kind, Some(i), Some(j)));
             }
         } else {
             region(base, head, b, h, options, &mut out);
@@ -197,10 +215,16 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
 
 /// How two leftover sites of different families relate, if they do.
 fn rewrite(x: &Site, y: &Site) -> Option<RowKind> {
-    use SiteTag::{AttrLoad, Call, GetattrCall};
+    use SiteTag::{AttrLoad, AttrStore, Call, GetattrCall, SetattrCall, SuperAttr};
     match (x.tag, y.tag) {
-        (AttrLoad, GetattrCall) | (GetattrCall, AttrLoad) => Some(RowKind::Rewritten),
-        (Call | GetattrCall, Call | GetattrCall) if x.family_id() != y.family_id() => Some(RowKind::CallForm),
+        (AttrLoad, GetattrCall) | (GetattrCall, AttrLoad) | (AttrStore, SetattrCall) | (SetattrCall, AttrStore) => {
+            Some(RowKind::Rewritten)
+        }
+        // `super().m()` ↔ `s = super(); s.m()`: the same attribute, another family.
+        (SuperAttr, AttrLoad) | (AttrLoad, SuperAttr) if x.operand_id() == y.operand_id() => Some(RowKind::Rewritten),
+        (Call | GetattrCall | SetattrCall, Call | GetattrCall | SetattrCall) if x.family_id() != y.family_id() => {
+            Some(RowKind::CallForm)
+        }
         _ => None,
     }
 }

@@ -39,7 +39,55 @@ use serde::{Deserialize, Serialize};
 use crate::engine::align::RowKind;
 use crate::cpython::counters::{Counter, VersionRules};
 use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
-use crate::cpython::normalize::{canonical_opname, normalize_argrepr, Site, SiteTag};
+use crate::cpython::normalize::{canonical_opname, normalize_argrepr, Site};
+
+/// Which explanation rule named a change's cause (`docs/engine.md`, "Explanations"): the
+/// machine-readable half of [`Change::explanation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// The site did not run (enough) in head.
+    NotRun,
+    /// An attribute load became a `getattr()` call.
+    GetattrCall,
+    /// An attribute store became a `setattr()` call.
+    SetattrCall,
+    /// `super().attr` became a load from a `super()` object kept in a variable.
+    SuperProxy,
+    /// The call passes its arguments differently (keywords, `*`/`**`).
+    CallForm,
+    /// The code moved into a comprehension or generator expression of its own.
+    MovedIntoComprehension,
+    /// The other side's CPython has no such specialization.
+    VersionLacks,
+    /// Operands mix int and float.
+    IntFloatMixing,
+    /// Module globals are created or deleted while the program runs.
+    GlobalsWritten,
+    /// A class owning the attribute gained or lost an attribute hook (`__getattribute__`,
+    /// 3.11's `__getattr__`, `__setattr__`, `__delattr__`).
+    ClassHook,
+    /// A class owning the attribute gained or lost `__slots__`.
+    Slots,
+    /// The attribute became (or stopped being) a property or other class-level definition.
+    Descriptor,
+    /// Running code assigns attributes of the class.
+    ClassMutated,
+    /// Instances get attributes outside `__init__`, or lose them.
+    InstanceLayout,
+    /// The called function is defined differently, or the line calls another one.
+    CalleeChanged,
+    /// The operand's type changed from one specialized type to another.
+    OperandType,
+    /// A still-specialized site's guard fails on what reaches it.
+    GuardMisses,
+    /// The site re-specializes while the program runs.
+    Churning,
+    /// Unchanged code in one interpreter: what reaches the site changed.
+    InputsChanged,
+    /// Different interpreters specialize the same code differently.
+    InterpreterChanged,
+}
 
 /// What happened to one site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -177,6 +225,9 @@ pub struct Change {
     pub head_line: Option<u32>,
     /// Why, when an explanation rule recognizes the cause.
     pub explanation: Option<String>,
+    /// The rule that wrote the explanation's cause (`None` when only evidence is known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     /// The operand (`argrepr`, normalized), e.g. the attribute or global name.
     pub operand: Option<String>,
     /// Base byte offset.
@@ -218,6 +269,7 @@ impl Change {
             base_line,
             head_line,
             explanation: None,
+            cause: None,
             operand: None,
             base_offset: None,
             head_offset: None,
@@ -351,9 +403,9 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         return Some(ChangeKind::Unchanged);
     }
     if kind == RowKind::Rewritten {
-        return Some(if b.site.tag == SiteTag::AttrLoad && sb {
+        return Some(if b.site.tag.is_attribute_access() && sb {
             ChangeKind::Lost
-        } else if h.site.tag == SiteTag::AttrLoad && sh {
+        } else if h.site.tag.is_attribute_access() && sh {
             ChangeKind::Gained
         } else {
             ChangeKind::Changed
@@ -437,8 +489,8 @@ fn generic_both(
 /// Builds the [`Change`] record of a classified row (explanation left empty).
 pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
     let attr_side = match (row_kind, b, h) {
-        (RowKind::Rewritten, Some(b), _) if b.site.tag == SiteTag::AttrLoad => b,
-        (RowKind::Rewritten, _, Some(h)) if h.site.tag == SiteTag::AttrLoad => h,
+        (RowKind::Rewritten, Some(b), _) if b.site.tag.is_attribute_access() => b,
+        (RowKind::Rewritten, _, Some(h)) if h.site.tag.is_attribute_access() => h,
         (_, _, Some(h)) => h,
         (_, Some(b), None) => b,
         (_, None, None) => unreachable!("a change has at least one side"),
@@ -454,6 +506,7 @@ pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&Si
         base_line: b.and_then(|v| v.line()),
         head_line: h.and_then(|v| v.line()),
         explanation: None,
+        cause: None,
         operand: attr_side.operand(),
         base_offset: b.map(|v| v.spec().offset),
         head_offset: h.map(|v| v.spec().offset),

@@ -199,7 +199,9 @@ impl<'a> DiffSession<'a> {
                     head_code: h,
                     base_key: row.base.map(|i| c.base_sites[i as usize].key),
                 };
-                change.explanation = crate::report::wording::with_evidence(&change, explain(ctx, &facts));
+                let (cause, why) = explain(ctx, &facts).unzip();
+                change.explanation = crate::report::wording::with_evidence(&change, why);
+                change.cause = cause;
             }
             c.changes.push(change);
         }
@@ -292,7 +294,10 @@ impl<'a> DiffSession<'a> {
         summary.head = th.total;
         summary.families = family_counts(&tb, &th);
         summary.similarity = if total == 0 { 1.0 } else { 2.0 * same as f64 / total as f64 };
-        let alike = if program_total == 0 { 1.0 } else { 2.0 * program_same as f64 / program_total as f64 };
+        let mut alike = if program_total == 0 { 1.0 } else { 2.0 * program_same as f64 / program_total as f64 };
+        if program_pairs > 0 && alike < RELATED_SIMILARITY {
+            alike = alike.max(self.moved_code_similarity(&program));
+        }
         let unrelated = (!filtered || program_pairs > 0)
             && (program_pairs == 0 || alike < RELATED_SIMILARITY)
             && !(base.code.is_empty() && head.code.is_empty());
@@ -357,6 +362,37 @@ impl<'a> DiffSession<'a> {
 
     /// Summaries of code objects present on one side only; adds the sites of those that are
     /// the programs' code to `program_sites`.
+    /// How alike the programs' own code is when code may have moved between functions (a
+    /// module-level loop wrapped in `def main()`, a function extracted or renamed): all own
+    /// sites of each side in source order (file, line), aligned as one sequence; 2 × the sites
+    /// aligned equal / all own sites. Moved code keeps its place in the file, unrelated code
+    /// does not line up. Only asked when the per-function measure finds too little in common.
+    fn moved_code_similarity(&mut self, program: &ProgramCode) -> f64 {
+        let mut seqs: [Vec<(String, u32, u32, u64)>; 2] = [Vec::new(), Vec::new()];
+        for (k, side) in [Side::Base, Side::Head].into_iter().enumerate() {
+            let d = self.norm.dump(side);
+            for code in 0..d.code.len() as u32 {
+                if !(program.includes_one(side, code) && self.included(side, code)) {
+                    continue;
+                }
+                let c = &d.code[code as usize];
+                let file = d.files[c.file as usize].path.clone();
+                for s in self.norm.sites(side, code) {
+                    let i = &c.instructions[s.primary as usize];
+                    seqs[k].push((file.clone(), i.line.unwrap_or(c.first_line), i.offset, s.key));
+                }
+            }
+            crate::util::sort::sort_by(&mut seqs[k], |a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+        }
+        let keys = |s: &[(String, u32, u32, u64)]| s.iter().map(|t| t.3).collect::<Vec<u64>>();
+        let (old, new) = (keys(&seqs[0]), keys(&seqs[1]));
+        let total = old.len() + new.len();
+        if total == 0 {
+            return 0.0;
+        }
+        2.0 * crate::engine::align::equal_items(&old, &new) as f64 / total as f64
+    }
+
     fn side_refs(
         &mut self,
         side: Side,

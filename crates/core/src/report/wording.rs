@@ -111,16 +111,23 @@ impl ChangeKind {
 
 /// `"BINARY_OP_ADD_INT → BINARY_OP"`, with `∅` for a missing side.
 ///
-/// On a `rewritten` row one side is the attribute load and the other the `getattr()` call
-/// that replaced it (or that it replaced): the call is named as such, so the row never reads
-/// as one opcode turning into an unrelated one (`LOAD_ATTR_SLOT → gone: getattr() call
-/// (CALL_BUILTIN_FAST)`).
+/// On a `rewritten` row one side is the attribute access and the other the `getattr()` or
+/// `setattr()` call (or the load from a kept `super()` object) that replaced it, or that it
+/// replaced: that side is named as such, so the row never reads as one opcode turning into an
+/// unrelated one (`LOAD_ATTR_SLOT → gone: getattr() call (CALL_BUILTIN_FAST)`).
 pub fn opnames(c: &Change) -> String {
     let show = |op: Option<&str>, gone: &str| -> String {
         match op {
             None => "∅".into(),
             Some(o) if c.row_kind == RowKind::Rewritten && !o.starts_with(c.family.as_str()) => {
-                format!("{gone}getattr() call ({o})")
+                let what = if o.starts_with("LOAD_ATTR") || o.starts_with("LOAD_METHOD") {
+                    "load from a super() object"
+                } else if c.family == "STORE_ATTR" {
+                    "setattr() call"
+                } else {
+                    "getattr() call"
+                };
+                format!("{gone}{what} ({o})")
             }
             Some(o) => o.into(),
         }

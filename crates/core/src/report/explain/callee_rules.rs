@@ -1,0 +1,131 @@
+//! The callee rule: a call site whose specialization changed while the line calls a function
+//! that head defines differently (a decorator added or removed, a new signature, a generator,
+//! a class where there was a function), or calls another function than in base. The callee is
+//! found by name on the call's source line and looked up in both programs' definitions
+//! ([`super::program`]); the sentence quotes the definition's line.
+
+use crate::engine::classify::{Cause, ChangeKind};
+
+use super::context::{ExplainContext, Facts};
+use super::program::{Def, DefKind, ProgramFacts};
+
+/// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`).
+fn called_names(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in line.match_indices('(') {
+        let end = i;
+        let start = bytes[..end].iter().rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).map_or(0, |p| p + 1);
+        let name = &line[start..end];
+        if !name.is_empty() && !name.as_bytes()[0].is_ascii_digit() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Definitions of `name` in `facts`: module-level functions and classes, and methods.
+fn defs_named<'a>(facts: &'a ProgramFacts, name: &'a str) -> impl Iterator<Item = (&'a (String, String), &'a Def)> {
+    facts.defs.iter().filter(move |((_, q), _)| q == name || q.rsplit('.').next() == Some(name))
+}
+
+fn decorators(d: &Def) -> &[String] {
+    match &d.kind {
+        DefKind::Function { decorators, .. } => decorators,
+        _ => &[],
+    }
+}
+
+/// How a definition changed between base and head, in words; `None` when it did not.
+fn definition_change(name: &str, now: &Def, then: &Def) -> Option<String> {
+    let (dn, dt) = (decorators(now), decorators(then));
+    if dn != dt {
+        let added: Vec<&String> = dn.iter().filter(|d| !dt.contains(d)).collect();
+        let removed: Vec<&String> = dt.iter().filter(|d| !dn.contains(d)).collect();
+        return Some(match (added.first(), removed.first()) {
+            (Some(a), _) => format!("`{name}` is wrapped by `@{a}` in head (line {}): the call goes to what the decorator returns, not to the function", now.line),
+            (None, Some(r)) => format!("`{name}` is no longer wrapped by `@{r}` in head (line {})", now.line),
+            (None, None) => return None,
+        });
+    }
+    match (&now.kind, &then.kind) {
+        (DefKind::Function { generator: true, .. }, DefKind::Function { generator: false, .. }) => {
+            return Some(format!("`{name}` became a generator function in head (line {})", now.line));
+        }
+        (DefKind::Function { generator: false, .. }, DefKind::Function { generator: true, .. }) => {
+            return Some(format!("`{name}` is no longer a generator function in head (line {})", now.line));
+        }
+        (DefKind::Class, DefKind::Function { .. }) => return Some(format!("`{name}` is a class in head (line {}), where it was a function", now.line)),
+        (DefKind::Function { .. }, DefKind::Class) => return Some(format!("`{name}` is a function in head (line {}), where it was a class", now.line)),
+        (DefKind::Value(_), DefKind::Function { .. }) => {
+            return Some(format!("`{name}` is assigned a value in head (line {}), where it was a `def`", now.line))
+        }
+        _ => {}
+    }
+    match (&now.signature, &then.signature) {
+        (Some(n), Some(t)) if n != t => Some(format!("`{name}`'s signature changed: `{n}` in head (line {}), was `{t}`", now.line)),
+        _ => None,
+    }
+}
+
+/// A call site whose callee's definition changed, or whose line calls another function.
+pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let kinds = [ChangeKind::Lost, ChangeKind::Missing, ChangeKind::BackedOff, ChangeKind::Changed, ChangeKind::Churning];
+    if !kinds.contains(&f.change.kind) || !matches!(f.change.family.as_str(), "CALL" | "CALL_KW" | "PRECALL") {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    if b.rules.version != h.rules.version {
+        return None;
+    }
+    let text_h = h.dump.source_line(h.code.file, h.line()?)?;
+    let text_b = b.dump.source_line(b.code.file, b.line()?)?;
+    let (names_h, names_b) = (called_names(text_h), called_names(text_b));
+    let (base, head) = (ctx.base_facts(), ctx.head_facts());
+    // The line calls a function it did not call in base, which head defines.
+    for n in names_h.iter().filter(|n| !names_b.contains(n)) {
+        if let Some((_, d)) = defs_named(head, n).next() {
+            let was: Vec<String> = names_b.iter().filter(|o| !names_h.contains(o)).map(|o| format!("`{o}`")).collect();
+            let was = if was.is_empty() { String::new() } else { format!(" where it called {}", was.join(", ")) };
+            return Some((Cause::CalleeChanged, format!("the call now goes to `{n}` (defined at line {}){was}", d.line)));
+        }
+    }
+    for n in names_h.iter().filter(|n| names_b.contains(n)) {
+        for (key, now) in defs_named(head, n) {
+            let Some(then) = base.defs.get(key) else { continue };
+            if let Some(why) = definition_change(n, now, then) {
+                return Some((Cause::CalleeChanged, why));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn called_names_are_read_from_the_line() {
+        assert_eq!(called_names("total += area(s) + self.scale(x, len(y))"), ["area", "scale", "len"]);
+        assert_eq!(called_names("x = (a + b)"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn definition_changes_say_what_changed() {
+        let f = |decorators: Vec<String>, generator, sig: &str| Def {
+            kind: DefKind::Function { decorators, generator },
+            line: 3,
+            signature: Some(sig.to_string()),
+            unseen: false,
+        };
+        let plain = f(vec![], false, "def f(a):");
+        assert_eq!(definition_change("f", &plain, &plain), None);
+        let cached = f(vec!["functools.lru_cache".into()], false, "def f(a):");
+        assert!(definition_change("f", &cached, &plain).unwrap().contains("wrapped by `@functools.lru_cache`"));
+        let gen = f(vec![], true, "def f(a):");
+        assert!(definition_change("f", &gen, &plain).unwrap().contains("became a generator"));
+        let kw = f(vec![], false, "def f(a, *, b=1):");
+        assert!(definition_change("f", &kw, &plain).unwrap().contains("`def f(a, *, b=1):` in head"));
+    }
+}

@@ -1,0 +1,169 @@
+//! Rules that name a class change behind an attribute site: a class whose instances have the
+//! site's attribute gained or lost an attribute hook or `__slots__`, turned the attribute into
+//! a property or class-level definition, has its attributes assigned while the program runs,
+//! or sets attributes on its instances outside `__init__`. Each compares the class's facts
+//! ([`super::program`]) in base and head, so unchanged classes never explain anything, and
+//! each names the class, the definition and its line in head.
+
+use crate::engine::classify::{Cause, ChangeKind};
+
+use super::context::{ExplainContext, Facts};
+use super::program::{ClassFacts, Def, DefKind};
+
+/// The attribute families and the change kinds a class change can explain.
+fn applies(f: &Facts) -> Option<(&'static str, String)> {
+    let kinds = [ChangeKind::Lost, ChangeKind::Missing, ChangeKind::BackedOff, ChangeKind::Changed, ChangeKind::Churning];
+    if !kinds.contains(&f.change.kind) {
+        return None;
+    }
+    let fam = match f.change.family.as_str() {
+        "LOAD_ATTR" | "LOAD_METHOD" | "LOAD_SUPER_ATTR" => "load",
+        "STORE_ATTR" => "store",
+        _ => return None,
+    };
+    let (b, h) = (f.base?, f.head?);
+    if b.rules.version != h.rules.version {
+        return None; // across interpreters the program is the same; its classes explain nothing
+    }
+    Some((fam, f.change.operand.clone()?))
+}
+
+/// The hooks that decide how CPython `version` specializes attribute loads or stores.
+fn relevant_hooks(fam: &str, version: (u32, u32)) -> &'static [&'static str] {
+    match fam {
+        // 3.12+ specializes instance loads of classes with `__getattr__` (docs/engine.md).
+        "load" if version <= (3, 11) => &["__getattribute__", "__getattr__"],
+        "load" => &["__getattribute__"],
+        _ => &["__setattr__", "__delattr__"],
+    }
+}
+
+/// Head classes that own `attr` in base or head, with their base counterpart. When no class
+/// is seen to own it and exactly one class has methods the dump left out (what they set is
+/// unknown), that class is the owner.
+fn owners<'a>(ctx: &'a ExplainContext, attr: &'a str) -> Vec<(&'a (String, String), &'a ClassFacts, Option<&'a ClassFacts>)> {
+    let (base, head) = (ctx.base_facts(), ctx.head_facts());
+    // A class without a base counterpart (new, or renamed) has nothing to compare with.
+    let pairs: Vec<_> = head.classes.iter().filter_map(|(key, h)| Some((key, h, base.classes.get(key)?))).collect();
+    let owning: Vec<_> = pairs.iter().filter(|(_, h, b)| h.owns(attr) || b.owns(attr)).map(|&(k, h, b)| (k, h, Some(b))).collect();
+    if !owning.is_empty() || head.classes.values().chain(base.classes.values()).any(|c| c.owns(attr)) {
+        return owning;
+    }
+    let unseen: Vec<_> = pairs.iter().filter(|(_, h, b)| h.methods_unseen() || b.methods_unseen()).collect();
+    match unseen.as_slice() {
+        [(k, h, b)] => vec![(*k, *h, Some(*b))],
+        _ => Vec::new(),
+    }
+}
+
+/// A class that owns the attribute gained or lost a hook the interpreter checks.
+pub(super) fn class_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (fam, attr) = applies(f)?;
+    let version = f.head?.rules.version;
+    for ((_, class), h, b) in owners(ctx, &attr) {
+        for hook in relevant_hooks(fam, version) {
+            let (now, then) = (h.defs.get(*hook), b.and_then(|b| b.defs.get(*hook)));
+            let verb = match (now, then) {
+                (Some(_), None) => "gained",
+                (None, Some(_)) => "lost",
+                _ => continue,
+            };
+            let line = now.or(then).map_or(h.line, |d| d.line);
+            let what = if fam == "load" { "loads" } else { "stores" };
+            return Some((
+                Cause::ClassHook,
+                format!("class `{class}`, whose instances have `.{attr}`, {verb} `{hook}` in head (line {line}); CPython {}.{} specializes attribute {what} only on classes without it", version.0, version.1),
+            ));
+        }
+    }
+    None
+}
+
+/// A class that owns the attribute gained or lost `__slots__`.
+pub(super) fn slots(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (_, attr) = applies(f)?;
+    for ((_, class), h, b) in owners(ctx, &attr) {
+        let (now, then) = (h.defs.get("__slots__"), b.and_then(|b| b.defs.get("__slots__")));
+        let why = match (now, then) {
+            (Some(d), None) => format!("class `{class}` gained `__slots__` in head (line {}): `.{attr}` of its instances is a slot now, not an instance attribute", d.line),
+            (None, Some(_)) => format!("class `{class}` lost its `__slots__` in head: `.{attr}` of its instances is an instance attribute now, not a slot"),
+            _ => continue,
+        };
+        return Some((Cause::Slots, why));
+    }
+    None
+}
+
+/// The attribute is now defined in the class body (a property, a descriptor, a class
+/// attribute), or no longer.
+pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (_, attr) = applies(f)?;
+    for ((_, class), h, b) in owners(ctx, &attr) {
+        let (now, then) = (h.defs.get(&attr), b.and_then(|b| b.defs.get(&attr)));
+        if now == then || now.map(|d| &d.kind) == then.map(|d| &d.kind) {
+            continue;
+        }
+        let why = match (now, then) {
+            (Some(d), _) => format!("`{class}.{attr}` is {} in head (line {}){}", describe(d), d.line, then.map(|t| format!(", where it was {}", describe(t))).unwrap_or_else(|| " where base set it on instances".into())),
+            (None, Some(t)) => format!("`{class}.{attr}` is no longer {} in head: the attribute lives on instances now", describe(t)),
+            (None, None) => continue,
+        };
+        return Some((Cause::Descriptor, why));
+    }
+    None
+}
+
+fn describe(d: &Def) -> String {
+    if let Some(p) = d.property() {
+        return format!("a `{p}`");
+    }
+    match &d.kind {
+        DefKind::Function { decorators, .. } if !decorators.is_empty() => format!("a method decorated with `@{}`", decorators.join("`, `@")),
+        DefKind::Function { .. } => "a method".into(),
+        DefKind::Class => "a nested class".into(),
+        DefKind::Value(names) if !names.is_empty() => format!("a class attribute made by `{}`", names[0]),
+        DefKind::Value(_) => "a class attribute".into(),
+    }
+}
+
+/// Running code assigns attributes of a class that owns the site's attribute (new in head):
+/// each assignment changes the class's version, which the site's guard checks.
+pub(super) fn class_mutated(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (_, attr) = applies(f)?;
+    let (base, head) = (ctx.base_facts(), ctx.head_facts());
+    for ((_, class), _, _) in owners(ctx, &attr) {
+        let new = head.class_stores.iter().filter(|s| &s.class == class).find(|s| {
+            !base.class_stores.iter().any(|o| o.class == s.class && o.attr == s.attr && o.code == s.code)
+        });
+        if let Some(s) = new {
+            return Some((
+                Cause::ClassMutated,
+                format!("`{}` assigns `{class}.{}` while the program runs (line {}), new in head: each assignment to a class changes its version, and specializations on its instances miss", s.code, s.attr, s.line),
+            ));
+        }
+    }
+    None
+}
+
+/// Instances of a class that owns the attribute get attributes outside `__init__`, or lose
+/// them, new in head: its instances no longer share one attribute layout.
+pub(super) fn instance_layout(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (_, attr) = applies(f)?;
+    for ((_, class), h, b) in owners(ctx, &attr) {
+        let old_late: Vec<(&str, &str)> = b.map(|b| b.late_sets().iter().map(|(a, m, _)| (a.as_str(), m.as_str())).collect()).unwrap_or_default();
+        if let Some((a, m, line)) = h.late_sets().into_iter().find(|(a, m, _)| !old_late.contains(&(a.as_str(), m.as_str()))) {
+            return Some((
+                Cause::InstanceLayout,
+                format!("`{class}.{m}` adds `.{a}` to instances after `__init__` (line {line}), new in head: instances of `{class}` no longer share one attribute layout"),
+            ));
+        }
+        let old_del: Vec<&str> = b.map(|b| b.deletes.iter().map(|(a, _, _)| a.as_str()).collect()).unwrap_or_default();
+        if let Some((a, m, line)) = h.deletes.iter().find(|(a, _, _)| !old_del.contains(&a.as_str())) {
+            return Some((
+                Cause::InstanceLayout,
+                format!("`{class}.{m}` deletes `.{a}` from instances (line {line}), new in head: instances of `{class}` no longer share one attribute layout"),
+            ));
+        }
+    }
+    None
+}

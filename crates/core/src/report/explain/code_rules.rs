@@ -1,0 +1,205 @@
+//! Rules that read the code around a change: a site that did not run, an attribute load
+//! turned into `getattr()`, a call whose argument form changed, code moved into a
+//! comprehension, module globals created in a loop, a class that gained `__getattr__`.
+
+use crate::cpython::counters::CounterState;
+use crate::cpython::normalize::{key_family, SiteTag};
+use crate::engine::classify::{Cause, ChangeKind, SiteView};
+use crate::engine::matching::identity;
+
+use super::context::{ExplainContext, Facts};
+
+fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
+    kinds.contains(&k)
+}
+
+/// Lost at a site head did not run (enough): a change of the workload, not of the code.
+pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
+    let h = f.head?.counter()?;
+    // `lost` only on a rewritten row; a site head did not run is `minor` (classify.rs rule 3).
+    let lost_unrun = f.change.kind == ChangeKind::Minor && f.base.is_some_and(|b| b.specialized());
+    if f.change.kind != ChangeKind::Lost && !lost_unrun {
+        return None;
+    }
+    let why = match h.state {
+        CounterState::Cold => "this site did not run in head (its counter is untouched), so it was never specialized",
+        CounterState::Warming => {
+            "this site ran too few times in head to be specialized (no specialization attempt yet; CPython 3.12+ first tries on its second execution)"
+        }
+        _ => return None,
+    };
+    Some((Cause::NotRun, why.into()))
+}
+
+/// `x.a` became `getattr(x, name)`.
+pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
+    if f.change.row_kind != crate::engine::align::RowKind::Rewritten || f.change.kind != ChangeKind::Lost {
+        return None;
+    }
+    let attr = f.change.operand.as_deref().unwrap_or("attr");
+    let h = f.head?;
+    match (f.base.map(|b| b.site.tag), h.site.tag) {
+        (Some(SiteTag::SuperAttr), SiteTag::AttrLoad) => {
+            return Some((
+                Cause::SuperProxy,
+                format!("`super().{attr}` became a load of `.{attr}` from a `super()` object kept in a variable; CPython specializes only `super().attr` written in one expression (LOAD_SUPER_ATTR)"),
+            ));
+        }
+        (_, SiteTag::SetattrCall) => {
+            return Some((
+                Cause::SetattrCall,
+                format!("the attribute store `.{attr} = …` became a setattr() call; a builtin call is not specialized like an attribute store"),
+            ));
+        }
+        _ => {}
+    }
+    let i = f.head_index?;
+    let prev = f.head_sites.get(i.checked_sub(1)?)?;
+    let prev_ins = &h.code.instructions[prev.primary as usize];
+    let op = h.dump.op(prev_ins);
+    let arg = h.dump.str(prev_ins.argrepr);
+    let last = arg.rsplit(", ").next().unwrap_or(arg);
+    let constant = matches!(key_family(&op.name, &op.family).as_ref(), "LOAD_CONST");
+    let why = if constant {
+        format!("the attribute load `.{attr}` became a getattr() call (with the constant name {last}); a builtin call is not specialized like an attribute load")
+    } else {
+        format!("the attribute load `.{attr}` became getattr(…, {last}) with a dynamic (non-constant) name; a getattr() call is not specialized like an attribute load")
+    };
+    Some((Cause::GetattrCall, why))
+}
+
+/// A call's form changed with its arguments: keyword arguments (`CALL_KW` on 3.13+,
+/// `KW_NAMES` before) or `*args`/`**kwargs` (`CALL_FUNCTION_EX`), added or removed.
+pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Gained, ChangeKind::Changed]) {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    let (fb, fh) = (call_form_of(&b)?, call_form_of(&h)?);
+    if fb == fh {
+        return None;
+    }
+    let (major, minor) = h.rules.version;
+    let tail = match f.change.kind {
+        ChangeKind::Lost if !h.is_site() => format!("; CPython {major}.{minor} has no specialization for that form of call"),
+        ChangeKind::Lost if fh == CallForm::Keywords && h.rules.version <= (3, 12) => {
+            format!("; CPython {major}.{minor} specializes calls with keyword arguments only for builtin functions and methods")
+        }
+        ChangeKind::Lost => "; that form of call stayed generic here".to_string(),
+        _ => String::new(),
+    };
+    Some((Cause::CallForm, format!("the call now {} where it {} in base{tail}", fh.now(), fb.then())))
+}
+
+/// How a call passes its arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallForm {
+    Positional,
+    Keywords,
+    Unpacked,
+}
+
+impl CallForm {
+    fn now(self) -> &'static str {
+        match self {
+            CallForm::Positional => "passes its arguments positionally",
+            CallForm::Keywords => "passes keyword arguments",
+            CallForm::Unpacked => "unpacks its arguments with * or ** (CALL_FUNCTION_EX)",
+        }
+    }
+    fn then(self) -> &'static str {
+        match self {
+            CallForm::Positional => "passed them positionally",
+            CallForm::Keywords => "passed keyword arguments",
+            CallForm::Unpacked => "unpacked them with * or **",
+        }
+    }
+}
+
+/// The form of the call at site `v`, by its instructions' families (`key_family`, which keys
+/// 3.13's `CALL_KW` as `CALL`, so that one is told by its own family first); `None` when it
+/// is no call.
+fn call_form_of(v: &SiteView) -> Option<CallForm> {
+    let family = |i: &crate::model::dump::Instruction| {
+        let op = v.dump.op(i);
+        key_family(&op.name, &op.family)
+    };
+    let primary = v.dump.op(&v.code.instructions[v.site.primary as usize]);
+    let ins = &v.code.instructions[v.site.start as usize..v.site.end as usize];
+    match family(&v.code.instructions[v.site.primary as usize]).as_ref() {
+        "CALL_FUNCTION_EX" => Some(CallForm::Unpacked),
+        "CALL" if primary.family.ends_with("CALL_KW") || ins.iter().any(|i| family(i) == "KW_NAMES") => Some(CallForm::Keywords),
+        "CALL" => Some(CallForm::Positional),
+        _ => None,
+    }
+}
+
+/// The code moved into a generator expression or comprehension with its own code object.
+pub(super) fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let children = ctx.added_children.get(&f.head_code?)?;
+    if let Some(h) = f.head {
+        // The head call runs a comprehension added on its line (3.11 `<listcomp>`, any
+        // `<genexpr>`): base's call it is paired with moved inside.
+        let calls = ["CALL", "CALL_KW", "PRECALL"];
+        if !calls.contains(&f.change.family.as_str()) || f.change.kind == ChangeKind::Added {
+            return None;
+        }
+        let line = h.line()?;
+        let (name, _, _) = children.iter().find(|(_, l, _)| *l == line)?;
+        let why = format!("the loop moved into `{name}` (line {line}), a separate code object added in head; this call now runs it (or consumes it), and the calls that were here are inside it");
+        return Some((Cause::MovedIntoComprehension, why));
+    }
+    if !is(f.change.kind, &[ChangeKind::Removed, ChangeKind::Lost]) {
+        return None;
+    }
+    let key = f.base_key?;
+    let (name, line, _) = children.iter().find(|(_, _, keys)| keys.binary_search(&key).is_ok())?;
+    let why = format!("this code moved into `{name}` (line {line}), a separate code object added in head; its sites are reported there");
+    Some((Cause::MovedIntoComprehension, why))
+}
+
+/// An attribute load lost its method form because the call on its line now unpacks `*`/`**`
+/// (`CALL_FUNCTION_EX` takes a callable, so the method is loaded bound).
+pub(super) fn method_load_for_unpacked_call(f: &Facts) -> Option<(Cause, String)> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Changed]) || !matches!(f.change.family.as_str(), "LOAD_ATTR" | "LOAD_METHOD") {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    let unpacks = |v: &SiteView| {
+        let line = v.line();
+        v.code.instructions.iter().any(|i| i.line == line && v.dump.op(i).family == "CALL_FUNCTION_EX")
+    };
+    if !unpacks(&h) || unpacks(&b) {
+        return None;
+    }
+    let attr = f.change.operand.as_deref().unwrap_or("attr");
+    Some((
+        Cause::CallForm,
+        format!("the call on this line now unpacks its arguments with * or ** (CALL_FUNCTION_EX), so `.{attr}` is loaded as a bound method instead of a method and `self` apart"),
+    ))
+}
+
+/// `LOAD_GLOBAL` deoptimized in a module whose globals head creates or deletes in a loop.
+pub(super) fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Missing, ChangeKind::Churning, ChangeKind::BackedOff]) {
+        return None;
+    }
+    if f.change.family != "LOAD_GLOBAL" {
+        return None;
+    }
+    let v = f.head.or(f.base)?;
+    let module = identity(v.dump, v.code).0;
+    let writes = ctx.global_writes().get(&module)?;
+    let name = f.change.operand.as_deref()?;
+    let w = writes
+        .iter()
+        .find(|w| w.name == name)
+        .or_else(|| writes.iter().find(|w| w.in_loop))?;
+    let verb = if w.delete { "deletes" } else { "assigns" };
+    let place = if w.in_loop { " in a loop" } else { "" };
+    let why = format!(
+        "`{}` {verb} the global `{}`{place} (new in head); creating or deleting module globals changes the module dict's keys, so LOAD_GLOBAL specializations miss (re-assigning an existing global does not)",
+        w.code, w.name
+    );
+    Some((Cause::GlobalsWritten, why))
+}

@@ -1,0 +1,37 @@
+//! Explanations: small, independent rules that recognize a common cause of a change and
+//! return its [`Cause`] with one English sentence, or `None`. [`explain`] tries them in a fixed
+//! order and keeps the first answer. A rule says only what the dumps prove: a wrong cause is
+//! worse than none. Each rule is described (and its evidence cited) in `docs/engine.md`,
+//! "Explanations".
+
+mod callee_rules;
+mod class_rules;
+mod code_rules;
+mod context;
+mod program;
+mod site_rules;
+
+pub(crate) use context::{ExplainContext, Facts};
+
+use crate::engine::classify::Cause;
+
+/// The first rule that recognizes the change's cause.
+pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    code_rules::not_run(f)
+        .or_else(|| code_rules::getattr_call(f))
+        .or_else(|| code_rules::call_form(f))
+        .or_else(|| code_rules::method_load_for_unpacked_call(f))
+        .or_else(|| code_rules::moved_into_comprehension(ctx, f))
+        .or_else(|| site_rules::version_lacks(f))
+        .or_else(|| site_rules::int_float_mixing(f))
+        .or_else(|| code_rules::globals_written(ctx, f))
+        .or_else(|| class_rules::class_hook(ctx, f))
+        .or_else(|| class_rules::slots(ctx, f))
+        .or_else(|| class_rules::descriptor(ctx, f))
+        .or_else(|| class_rules::class_mutated(ctx, f))
+        .or_else(|| class_rules::instance_layout(ctx, f))
+        .or_else(|| callee_rules::callee_changed(ctx, f))
+        .or_else(|| site_rules::operand_type(f))
+        .or_else(|| site_rules::operand_lost(f))
+        .or_else(|| site_rules::site_guard(f))
+}

@@ -1,0 +1,282 @@
+//! What one dump says about the program's classes and definitions, read from the bytecode of
+//! module and class bodies and methods: the names a class body defines (and how: a plain
+//! value, a function, a decorated function, a property), the attributes its methods set on
+//! `self`, the class attributes other code assigns while the program runs, and the source
+//! text of each definition's `def` line. The class and callee rules compare these facts
+//! between base and head.
+
+use litemap::LiteMap;
+
+use crate::cpython::spelling::key_family;
+use crate::model::dump::{CodeInfo, CodeKind, Dump, Instruction};
+
+/// How a body defines a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum DefKind {
+    /// `name = value` (the names the value's expression loads).
+    Value(Vec<String>),
+    /// `def name` (with its decorators' names, outermost first) or a lambda.
+    Function { decorators: Vec<String>, generator: bool },
+    /// `class name`.
+    Class,
+}
+
+/// One definition in a module or class body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Def {
+    pub(super) kind: DefKind,
+    /// The line of the store (a decorated `def`: its first decorator's).
+    pub(super) line: u32,
+    /// The `def …:` line's text (functions only).
+    pub(super) signature: Option<String>,
+    /// A function whose code object is not in the dump (3.11 leaves a function called a few
+    /// times unquickened, without evidence that it ran, and the dump leaves it out).
+    pub(super) unseen: bool,
+}
+
+impl Def {
+    /// A property or another decorator that makes the name a descriptor on the class.
+    pub(super) fn property(&self) -> Option<&str> {
+        let names = match &self.kind {
+            DefKind::Function { decorators, .. } => decorators,
+            DefKind::Value(names) => names,
+            DefKind::Class => return None,
+        };
+        names.iter().map(String::as_str).find(|n| matches!(*n, "property" | "cached_property" | "functools.cached_property"))
+    }
+}
+
+/// One class.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ClassFacts {
+    /// Line of the class body.
+    pub(super) line: u32,
+    /// What the body defines, by name.
+    pub(super) defs: LiteMap<String, Def>,
+    /// `(attribute, method, line)` of each `self.attribute = …` in its methods.
+    pub(super) sets: Vec<(String, String, u32)>,
+    /// `(attribute, method, line)` of each `del self.attribute`.
+    pub(super) deletes: Vec<(String, String, u32)>,
+}
+
+impl ClassFacts {
+    /// Its instances or the class itself have `attr`.
+    pub(super) fn owns(&self, attr: &str) -> bool {
+        self.defs.contains_key(attr) || self.sets.iter().any(|(a, _, _)| a == attr)
+    }
+
+    /// Some of its methods are not in the dump: what they set on `self` is unknown.
+    pub(super) fn methods_unseen(&self) -> bool {
+        self.defs.values().any(|d| d.unseen)
+    }
+
+    /// Attributes set outside `__init__` (and not in it), with where.
+    pub(super) fn late_sets(&self) -> Vec<&(String, String, u32)> {
+        let init: Vec<&str> = self.sets.iter().filter(|(_, m, _)| m == "__init__").map(|(a, _, _)| a.as_str()).collect();
+        self.sets.iter().filter(|(a, m, _)| m != "__init__" && !init.contains(&a.as_str())).collect()
+    }
+}
+
+/// `(code qualname, line)` of code that assigns an attribute of a class while running.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct ClassStore {
+    pub(super) class: String,
+    pub(super) attr: String,
+    pub(super) code: String,
+    pub(super) line: u32,
+}
+
+/// The facts of one dump.
+#[derive(Debug, Default)]
+pub(super) struct ProgramFacts {
+    /// Classes by `(module, qualname)`.
+    pub(super) classes: LiteMap<(String, String), ClassFacts>,
+    /// Module-level definitions by `(module, name)`, and methods by `(module, Class.name)`.
+    pub(super) defs: LiteMap<(String, String), Def>,
+    /// Class attributes assigned by running code.
+    pub(super) class_stores: Vec<ClassStore>,
+}
+
+/// The name an instruction loads (`LOAD_GLOBAL`'s `NULL + f` is `f`).
+fn loaded_name<'d>(d: &'d Dump, i: &Instruction) -> Option<&'d str> {
+    let family = family(d, i);
+    let loads = ["LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_FAST", "LOAD_FAST_LOAD_FAST", "LOAD_ATTR", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF"];
+    if !loads.contains(&family.as_ref()) {
+        return None;
+    }
+    let repr = d.str(i.argrepr);
+    let repr = repr.strip_prefix("NULL + ").or_else(|| repr.strip_prefix("NULL|self + ")).unwrap_or(repr);
+    let repr = repr.strip_suffix(" + NULL|self").or_else(|| repr.strip_suffix(" + NULL")).unwrap_or(repr);
+    Some(repr)
+}
+
+/// The instruction's family in one spelling for every version (3.14's `LOAD_FAST_BORROW` is
+/// `LOAD_FAST`, 3.11's `LOAD_METHOD` is `LOAD_ATTR`).
+fn family<'d>(d: &'d Dump, i: &Instruction) -> std::borrow::Cow<'d, str> {
+    let op = d.op(i);
+    key_family(&op.name, &op.family)
+}
+
+/// The code object a `LOAD_CONST <code object NAME at …>` loads, by name among `parent`'s
+/// children.
+fn child_named<'d>(d: &'d Dump, parent: u32, name: &str) -> Option<&'d CodeInfo> {
+    d.code.iter().find(|c| c.parent == Some(parent) && d.str(c.name) == name)
+}
+
+fn code_const_name(repr: &str) -> Option<&str> {
+    let rest = repr.strip_prefix("<code object ")?;
+    Some(rest.split(" at ").next().unwrap_or(rest).trim_end_matches('>'))
+}
+
+/// The `def …:` line of a function starting at `first_line`: the first of up to eight lines
+/// (decorators come first) that starts with `def` or `async def`.
+fn signature(d: &Dump, c: &CodeInfo) -> Option<String> {
+    (c.first_line..c.first_line + 8).find_map(|l| {
+        let text = d.source_line(c.file, l)?.trim();
+        (text.starts_with("def ") || text.starts_with("async def ")).then(|| text.to_string())
+    })
+}
+
+/// What a module or class body defines.
+fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
+    let mut defs = LiteMap::new();
+    let mut segment: Vec<&Instruction> = Vec::new();
+    for i in &body.instructions {
+        let fam = family(d, i);
+        if !matches!(fam.as_ref(), "STORE_NAME" | "STORE_GLOBAL") {
+            segment.push(i);
+            continue;
+        }
+        let name = d.str(i.argrepr).to_string();
+        let line = segment.iter().find_map(|s| s.line).or(i.line).unwrap_or(0);
+        let make = segment.iter().position(|s| family(d, s) == "MAKE_FUNCTION");
+        let code = segment.iter().rev().find_map(|s| code_const_name(d.str(s.argrepr)));
+        let kind = match (make, code) {
+            (Some(m), Some(code_name)) => {
+                let class = segment.iter().any(|s| family(d, s) == "LOAD_BUILD_CLASS");
+                let child = child_named(d, index, code_name);
+                if class {
+                    DefKind::Class
+                } else {
+                    let before = &segment[..m];
+                    let after = &segment[m + 1..];
+                    let called = after.iter().filter(|s| matches!(family(d, s).as_ref(), "CALL" | "PRECALL")).count();
+                    // Each decorator is one load chain before the code; `functools.lru_cache`
+                    // is `LOAD_NAME functools` + `LOAD_ATTR lru_cache`.
+                    let mut decorators = Vec::new();
+                    let mut k = 0;
+                    while k < before.len() && decorators.len() < called {
+                        if let Some(n) = loaded_name(d, before[k]) {
+                            let mut full = n.to_string();
+                            while k + 1 < before.len() && matches!(family(d, before[k + 1]).as_ref(), "LOAD_ATTR" | "LOAD_METHOD") {
+                                k += 1;
+                                full = format!("{full}.{}", loaded_name(d, before[k]).unwrap_or(""));
+                            }
+                            decorators.push(full);
+                        }
+                        k += 1;
+                    }
+                    let generator = child.is_some_and(|c| matches!(c.kind, CodeKind::Generator | CodeKind::AsyncGenerator));
+                    DefKind::Function { decorators, generator }
+                }
+            }
+            _ => DefKind::Value(segment.iter().filter_map(|s| loaded_name(d, s)).map(str::to_string).collect()),
+        };
+        let child = code.and_then(|n| child_named(d, index, n));
+        let is_function = matches!(kind, DefKind::Function { .. });
+        let signature = if is_function { child.and_then(|c| signature(d, c)) } else { None };
+        let unseen = is_function && child.is_none();
+        defs.insert(name, Def { kind, line, signature, unseen });
+        segment.clear();
+    }
+    defs
+}
+
+impl ProgramFacts {
+    /// Reads the facts of `d`.
+    pub(super) fn of(d: &Dump) -> Self {
+        let mut facts = ProgramFacts::default();
+        for (index, c) in d.code.iter().enumerate() {
+            let (module, qualname) = crate::engine::matching::identity(d, c);
+            match c.kind {
+                CodeKind::Module => {
+                    for (name, def) in body_defs(d, index as u32, c) {
+                        facts.defs.insert((module.clone(), name), def);
+                    }
+                }
+                CodeKind::Class => {
+                    let defs = body_defs(d, index as u32, c);
+                    for (name, def) in &defs {
+                        facts.defs.insert((module.clone(), format!("{qualname}.{name}")), def.clone());
+                    }
+                    let class = facts.classes.entry((module, qualname)).or_default();
+                    class.line = c.first_line;
+                    class.defs = defs;
+                }
+                _ => {}
+            }
+        }
+        let class_names: Vec<(String, String)> = facts.classes.keys().cloned().collect();
+        for c in &d.code {
+            if matches!(c.kind, CodeKind::Module | CodeKind::Class) {
+                continue;
+            }
+            let (module, qualname) = crate::engine::matching::identity(d, c);
+            let method_of = qualname.rsplit_once('.').map(|(cls, m)| (cls.to_string(), m.to_string()));
+            for (k, i) in c.instructions.iter().enumerate() {
+                let fam = family(d, i);
+                if !matches!(fam.as_ref(), "STORE_ATTR" | "DELETE_ATTR") {
+                    continue;
+                }
+                let attr = d.str(i.argrepr).to_string();
+                let line = i.line.unwrap_or(0);
+                let prev = k.checked_sub(1).map(|p| &c.instructions[p]);
+                let receiver = prev.and_then(|p| loaded_name(d, p)).map(|n| n.rsplit(", ").next().unwrap_or(n));
+                if let (Some("self"), Some((cls, method))) = (receiver, &method_of) {
+                    if let Some(class) = facts.classes.get_mut(&(module.clone(), cls.clone())) {
+                        let list = if fam == "STORE_ATTR" { &mut class.sets } else { &mut class.deletes };
+                        list.push((attr, method.clone(), line));
+                    }
+                    continue;
+                }
+                // `Cls.attr = …`, `Cls.attr += 1`: a load of a class's name on the same line.
+                let on_line = c.instructions.iter().filter(|j| j.line == i.line && j.offset < i.offset);
+                let class = on_line.filter_map(|j| loaded_name(d, j)).find_map(|n| {
+                    class_names.iter().find(|(m, q)| *m == module && q == n).map(|(_, q)| q.clone())
+                });
+                if let Some(class) = class {
+                    facts.class_stores.push(ClassStore { class, attr, code: qualname.clone(), line });
+                }
+            }
+        }
+        facts.class_stores.sort();
+        facts.class_stores.dedup();
+        facts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::builder::DumpBuilder;
+
+    #[test]
+    fn decorators_are_read_from_the_body() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("m", "<module>", 1)
+            .ins("LOAD_NAME", "functools", 1)
+            .ins("LOAD_ATTR", "lru_cache", 1)
+            .ins("LOAD_CONST", "<code object f at 0x1, file \"m.py\", line 1>", 2)
+            .ins("MAKE_FUNCTION", "", 2)
+            .ins("CALL", "0", 2)
+            .ins("STORE_NAME", "f", 2)
+            .ins("LOAD_CONST", "3", 4)
+            .ins("STORE_NAME", "LIMIT", 4)
+            .finish();
+        let d = b.build();
+        let facts = ProgramFacts::of(&d);
+        let f = &facts.defs[&("m".to_string(), "f".to_string())];
+        assert_eq!(f.kind, DefKind::Function { decorators: vec!["functools.lru_cache".into()], generator: false });
+        assert_eq!(facts.defs[&("m".to_string(), "LIMIT".to_string())].kind, DefKind::Value(vec![]));
+    }
+}

@@ -1,0 +1,411 @@
+//! Rules that read the two specializations of a site: what each specialized form says the site
+//! saw (a list, a slot, a bound method…), a form the other interpreter does not have, int/float
+//! mixing, and — when no rule names a cause — what the counters prove and nothing more.
+//!
+//! A specialized opname is a fact about what reached the site when it specialized: CPython
+//! picks `LOAD_ATTR_SLOT` only for a `__slots__` member, `FOR_ITER_GEN` only for a generator.
+//! [`saw`] turns those facts into words, so a `changed` site says what changed, for every
+//! family, without guessing.
+
+use crate::cpython::opcodes::table_for;
+use crate::cpython::spelling::canonical_opname;
+use crate::engine::align::RowKind;
+use crate::engine::classify::{Cause, ChangeKind, SiteView};
+
+use super::context::Facts;
+
+fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
+    kinds.contains(&k)
+}
+
+/// What a site specialized as `opname` saw, in words ("a list", "a `__slots__` slot"); `None`
+/// for forms that say nothing about types (3.11's `*_QUICK`, generic forms).
+pub(crate) fn saw(opname: &str) -> Option<&'static str> {
+    let name = canonical_opname(opname);
+    let name = name.as_ref();
+    // Whole names first: they say more than their parts.
+    let whole = match name {
+        "CALL_ALLOC_AND_ENTER_INIT" => "a Python class being instantiated (its `__init__` inlined)",
+        "CALL_BOUND_METHOD_EXACT_ARGS" | "CALL_BOUND_METHOD_GENERAL" => "a bound method of a Python function",
+        "CALL_PY_EXACT_ARGS" => "a Python function called with exactly its positional parameters",
+        "CALL_PY_WITH_DEFAULTS" => "a Python function called relying on default arguments",
+        "CALL_PY_GENERAL" | "CALL_KW_PY" => "a Python function",
+        "CALL_BUILTIN_CLASS" => "a builtin class",
+        "CALL_TYPE_1" => "`type(x)`",
+        "CALL_STR_1" => "`str(x)`",
+        "CALL_TUPLE_1" => "`tuple(x)`",
+        "CALL_LEN" => "`len()`",
+        "CALL_ISINSTANCE" => "`isinstance()`",
+        "CALL_LIST_APPEND" => "`list.append`",
+        "CALL_BUILTIN_O" | "CALL_BUILTIN_FAST" | "CALL_BUILTIN_FAST_WITH_KEYWORDS" => "a builtin function",
+        "CALL_METHOD_DESCRIPTOR_O"
+        | "CALL_METHOD_DESCRIPTOR_FAST"
+        | "CALL_METHOD_DESCRIPTOR_NOARGS"
+        | "CALL_METHOD_DESCRIPTOR_FAST_WITH_KEYWORDS" => "a method of a builtin type",
+        "CALL_NON_PY_GENERAL" => "a callable that is not a Python function",
+        "LOAD_ATTR_INSTANCE_VALUE" => "an instance attribute kept in the object's inline values",
+        "LOAD_ATTR_WITH_HINT" | "STORE_ATTR_WITH_HINT" => "an attribute in the instance's `__dict__`",
+        "LOAD_ATTR_SLOT" | "STORE_ATTR_SLOT" => "a `__slots__` slot",
+        "STORE_ATTR_INSTANCE_VALUE" => "an instance attribute kept in the object's inline values",
+        "LOAD_ATTR_MODULE" => "a module attribute",
+        "LOAD_ATTR_CLASS" | "LOAD_ATTR_CLASS_WITH_METACLASS_CHECK" => "an attribute of a class object",
+        "LOAD_ATTR_PROPERTY" => "a property",
+        "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN" => "a class with a Python `__getattribute__`",
+        "LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES" | "LOAD_ATTR_NONDESCRIPTOR_NO_DICT" => {
+            "a plain (non-descriptor) class attribute read through an instance"
+        }
+        "LOAD_ATTR_METHOD_WITH_VALUES" | "LOAD_ATTR_METHOD_NO_DICT" | "LOAD_ATTR_METHOD_LAZY_DICT" | "LOAD_ATTR_METHOD_WITH_DICT" => {
+            "a method looked up on an instance"
+        }
+        "LOAD_GLOBAL_MODULE" => "a module global",
+        "LOAD_GLOBAL_BUILTIN" => "a builtin",
+        "LOAD_SUPER_ATTR_ATTR" => "an attribute through `super()`",
+        "LOAD_SUPER_ATTR_METHOD" => "a method through `super()`",
+        "UNPACK_SEQUENCE_TWO_TUPLE" => "a tuple of two",
+        "FOR_ITER_GEN" => "a generator",
+        "SEND_GEN" => "a generator or coroutine",
+        "TO_BOOL_NONE" => "`None`",
+        "TO_BOOL_ALWAYS_TRUE" => "an instance of a class without `__bool__` or `__len__`",
+        _ => "",
+    };
+    if !whole.is_empty() {
+        return Some(whole);
+    }
+    // Then the type a family's form names (`BINARY_SUBSCR_LIST_INT`, `CONTAINS_OP_SET`).
+    let family_forms = ["BINARY_SUBSCR_", "STORE_SUBSCR_", "FOR_ITER_", "UNPACK_SEQUENCE_", "CONTAINS_OP_", "TO_BOOL_", "COMPARE_OP_", "BINARY_OP_"];
+    let rest = family_forms.iter().find_map(|p| name.strip_prefix(p))?;
+    let tokens: Vec<&str> = rest.split('_').collect();
+    let ty = |t: &str| match t {
+        "LIST" => Some("a list"),
+        "TUPLE" => Some("a tuple"),
+        "DICT" => Some("a dict"),
+        "SET" => Some("a set or frozenset"),
+        "RANGE" => Some("a range"),
+        "STR" | "UNICODE" => Some("a str"),
+        "INT" => Some("an int"),
+        "FLOAT" => Some("a float"),
+        "BOOL" => Some("a bool"),
+        "GETITEM" => Some("a class with a Python `__getitem__`"),
+        _ => None,
+    };
+    // The container comes first (`LIST_INT`: a list indexed by an int).
+    tokens.iter().find_map(|t| ty(t))
+}
+
+/// The specialization exists in one side's CPython only: the other interpreter cannot
+/// specialize the site that way, whatever the program does.
+pub(super) fn version_lacks(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    let (vb, vh) = (b.rules.version, h.rules.version);
+    if vb == vh {
+        return None;
+    }
+    let kind = f.change.kind;
+    let (absent_in, present_in, name, other) = if is(kind, &[ChangeKind::Lost, ChangeKind::Changed]) && b.specialized() && !exists(vh, &b.op().name)? {
+        (vh, vb, &b.op().name, h)
+    } else if is(kind, &[ChangeKind::Gained, ChangeKind::Changed]) && h.specialized() && !exists(vb, &h.op().name)? {
+        (vb, vh, &h.op().name, b)
+    } else {
+        return None;
+    };
+    let what = saw(name).map(|w| format!(", for {w}")).unwrap_or_default();
+    let instead = if other.specialized() { format!("; it specializes as {} instead", other.op().name) } else { String::new() };
+    Some((
+        Cause::VersionLacks,
+        format!(
+            "CPython {}.{} has no {name} (CPython {}.{}'s specialization of this site{what}){instead}",
+            absent_in.0, absent_in.1, present_in.0, present_in.1
+        ),
+    ))
+}
+
+/// Whether CPython `version` has a specialization spelled `opname` (in any version's spelling);
+/// `None` when specdiff has no opcode table for that version.
+fn exists(version: (u32, u32), opname: &str) -> Option<bool> {
+    let table = table_for(version)?;
+    let want = canonical_opname(opname);
+    Some(table.ops.iter().any(|(name, _, _)| canonical_opname(name) == want))
+}
+
+/// `BINARY_OP_*_INT` / `*_FLOAT` lost or switched: operands mix int and float. A switch names
+/// both types itself; a loss needs evidence that floats are new: a float constant head's
+/// module has and base's does not, or a float form among the function's other sites.
+pub(super) fn int_float_mixing(f: &Facts) -> Option<(Cause, String)> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Churning, ChangeKind::BackedOff]) {
+        return None;
+    }
+    if !matches!(f.change.family.as_str(), "BINARY_OP" | "COMPARE_OP") {
+        return None;
+    }
+    let base = f.change.base.as_deref()?;
+    let head = f.change.head.as_deref()?;
+    // 3.14's `BINARY_OP_SUBSCR_LIST_INT` indexes a list by an int: no arithmetic.
+    if base.contains("SUBSCR") || head.contains("SUBSCR") {
+        return None;
+    }
+    // ASCII names: `to_ascii_lowercase` keeps Unicode's case tables out of the web viewer.
+    let ty = |n: &str| ["INT", "FLOAT"].into_iter().find(|t| n.split('_').any(|p| p == *t));
+    let op = f.change.operand.as_deref().map(|o| format!("`{o}` ")).unwrap_or_default();
+    let why = match (ty(base), ty(head)) {
+        (Some(a), Some(b)) if a != b => format!(
+            "{op}now works on {} where it worked on {} ({base} → {head}): int/float mixing",
+            b.to_ascii_lowercase(),
+            a.to_ascii_lowercase()
+        ),
+        // 3.14's `BINARY_OP_EXTEND` specializes mixed operands (int and float among them).
+        (Some(a), None) if f.change.kind != ChangeKind::Changed || head == "BINARY_OP_EXTEND" => {
+            let evidence = float_evidence(f)?;
+            format!(
+                "int/float mixing: {op}was specialized for {} operands ({base}) and now sees mixed types ({evidence}); BINARY_OP specializes only when both operands are int or both float",
+                a.to_ascii_lowercase()
+            )
+        }
+        _ if f.change.kind == ChangeKind::Churning && ty(base).is_some() => {
+            format!("int/float mixing: {op}flips between int and float specializations")
+        }
+        _ => return None,
+    };
+    Some((Cause::IntFloatMixing, why))
+}
+
+/// Why floats may reach the site: a float form among the function's other head sites, or a
+/// float constant in head's module that base's module does not have.
+fn float_evidence(f: &Facts) -> Option<String> {
+    let h = f.head?;
+    let b = f.base?;
+    if let Some(i) = h.code.instructions.iter().find(|i| h.dump.op(i).specialized && h.dump.op(i).name.contains("FLOAT")) {
+        return Some(format!("{} at line {}", h.dump.op(i).name, i.line.unwrap_or(0)));
+    }
+    let floats = |v: &SiteView| -> Vec<(String, u32)> {
+        let module = crate::engine::matching::identity(v.dump, v.code).0;
+        let mut out = Vec::new();
+        for c in v.dump.code.iter().filter(|c| crate::engine::matching::identity(v.dump, c).0 == module) {
+            for i in &c.instructions {
+                let op = v.dump.op(i);
+                let repr = v.dump.str(i.argrepr);
+                let is_float = is_float_literal(repr);
+                if is_float && matches!(op.family.as_str(), "LOAD_CONST" | "RETURN_CONST" | "LOAD_SMALL_INT") {
+                    out.push((repr.to_string(), i.line.unwrap_or(0)));
+                }
+            }
+        }
+        out
+    };
+    let before: Vec<String> = floats(&b).into_iter().map(|(r, _)| r).collect();
+    let (value, line) = floats(&h).into_iter().find(|(r, _)| !before.contains(r))?;
+    Some(format!("head adds the float constant {value} at line {line}"))
+}
+
+/// `0.0`, `-1.5`, `2e-05`, `inf` as `repr()` writes floats (no parser: it would cost the web
+/// viewer 4 KB).
+fn is_float_literal(repr: &str) -> bool {
+    let body = repr.strip_prefix('-').unwrap_or(repr);
+    if matches!(body, "inf" | "nan") {
+        return true;
+    }
+    let (mantissa, exponent) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
+        None => (body, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((a, b)) => (digits(a) || a.is_empty()) && (digits(b) || b.is_empty()) && !(a.is_empty() && b.is_empty()),
+        None => digits(mantissa),
+    };
+    mantissa_ok && (exponent.is_some() || mantissa.contains('.')) && exponent.is_none_or(digits)
+}
+
+/// One specialization replaced another: each names what the site saw.
+pub(super) fn operand_type(f: &Facts) -> Option<(Cause, String)> {
+    if f.change.kind != ChangeKind::Changed {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    let (sb, sh) = (saw(&b.op().name)?, saw(&h.op().name)?);
+    if sb == sh {
+        return None;
+    }
+    let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());
+    Some((Cause::OperandType, format!("{subject} is now {sh} where it was {sb}")))
+}
+
+/// An operand-typed site (its specialization depends only on operand types) lost its form in
+/// one interpreter: what it was specialized for no longer reaches it.
+pub(super) fn operand_lost(f: &Facts) -> Option<(Cause, String)> {
+    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::BackedOff]) {
+        return None;
+    }
+    let operand_families =
+        ["BINARY_OP", "COMPARE_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "CONTAINS_OP", "UNPACK_SEQUENCE", "FOR_ITER", "TO_BOOL"];
+    if !operand_families.contains(&f.change.family.as_str()) {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    if b.rules.version != h.rules.version || h.counter().is_none_or(|k| k.failures() == 0) {
+        return None;
+    }
+    let was = base_saw(&b)?;
+    let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());
+    Some((
+        Cause::OperandType,
+        format!("{subject} is no longer {was}: base specialized it for that ({}), and head's attempts fail on what reaches it now", b.op().name),
+    ))
+}
+
+/// What the words of [`saw`] describe at a site of `family`.
+fn subject(family: &str, operand: Option<&str>) -> String {
+    match (family, operand) {
+        ("LOAD_ATTR" | "LOAD_METHOD" | "STORE_ATTR" | "LOAD_SUPER_ATTR", Some(a)) => format!("`.{a}`"),
+        ("LOAD_GLOBAL", Some(g)) => format!("`{g}`"),
+        ("CALL" | "CALL_KW" | "PRECALL", _) => "the callee".into(),
+        ("FOR_ITER", _) => "the iterable".into(),
+        ("BINARY_SUBSCR" | "STORE_SUBSCR", _) => "the container".into(),
+        ("CONTAINS_OP", _) => "the container tested with `in`".into(),
+        ("UNPACK_SEQUENCE", _) => "the sequence unpacked".into(),
+        ("TO_BOOL", _) => "the value tested".into(),
+        ("SEND", _) => "the awaited object".into(),
+        (_, Some(o)) if !o.is_empty() => format!("the operand of `{o}`"),
+        _ => "the operand".into(),
+    }
+}
+
+/// No rule named a cause: say only what the counters prove. A still-specialized site that
+/// misses has a guard that fails; a site that keeps re-specializing sees varying input; a lost
+/// site in unchanged code of one interpreter sees different input than in base.
+pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
+    let c = f.change;
+    match c.kind {
+        ChangeKind::Churning => {
+            let seen = c.head_churn.as_ref().map(|ch| ch.seen.join(", ")).unwrap_or_default();
+            let n = c.head_churn.as_ref().map_or(0, |ch| ch.effective_flips);
+            Some((Cause::Churning, format!("what reaches this site varies: it re-specialized {n} times while sampled ({seen})")))
+        }
+        // The miss count itself leads the sentence (wording::evidence).
+        ChangeKind::Missing => Some((Cause::GuardMisses, guard_words(c.family.as_str()).to_string())),
+        ChangeKind::Lost | ChangeKind::BackedOff if c.head_counter.is_some_and(|k| k.failures() > 0) => {
+            let (b, h) = (f.base?, f.head?);
+            if b.rules.version != h.rules.version {
+                let (vb, vh) = (b.rules.version, h.rules.version);
+                return Some((
+                    Cause::InterpreterChanged,
+                    format!("the runs use different interpreters (CPython {}.{} → {}.{}), and {}.{}'s specializer refuses what reaches this site", vb.0, vb.1, vh.0, vh.1, vh.0, vh.1),
+                ));
+            }
+            if c.row_kind != RowKind::Same {
+                return None;
+            }
+            let was = base_saw(&b).map(|w| format!(" (specialized for {w} in base)")).unwrap_or_default();
+            Some((
+                Cause::InputsChanged,
+                format!("the site's code is the same{was} and the interpreter too, so what reaches it changed: a different type or callee, or several of them"),
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn base_saw(b: &SiteView) -> Option<&'static str> {
+    b.specialized().then(|| saw(&b.op().name)).flatten()
+}
+
+/// What a failing guard of `family` means.
+fn guard_words(family: &str) -> &'static str {
+    match family {
+        "LOAD_ATTR" | "LOAD_METHOD" | "STORE_ATTR" | "LOAD_SUPER_ATTR" => {
+            "its guard fails: the receiver's type, or that type's version (it changes when the class is modified), is not the one it was specialized for"
+        }
+        "CALL" | "CALL_KW" | "PRECALL" => "its guard fails: the callee is not the one it was specialized for",
+        "LOAD_GLOBAL" => "its guard fails: the module's or the builtins' dict keys changed since it specialized",
+        "BINARY_OP" | "COMPARE_OP" | "CONTAINS_OP" | "TO_BOOL" => "its guard fails: operands of other types reach it",
+        "BINARY_SUBSCR" | "STORE_SUBSCR" | "UNPACK_SEQUENCE" | "FOR_ITER" | "SEND" => {
+            "its guard fails: containers or iterables of other types (or sizes) reach it"
+        }
+        _ => "its guard fails on what reaches it",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::classify::Change;
+
+    fn facts(c: &Change) -> Facts<'_> {
+        Facts { change: c, base: None, head: None, head_sites: &[], head_index: None, head_code: None, base_key: None }
+    }
+
+    fn change(kind: ChangeKind, family: &str, base: &str, head: &str) -> Change {
+        Change { operand: Some("+".into()), ..Change::for_test(kind, family, (Some(base), Some(head)), (Some(1), Some(1))) }
+    }
+
+    #[test]
+    fn int_float_rule() {
+        let why = |c: &Change| int_float_mixing(&facts(c)).map(|(_, w)| w);
+        // A loss names int/float mixing only with evidence of floats (none here).
+        let c = change(ChangeKind::Lost, "BINARY_OP", "BINARY_OP_ADD_INT", "BINARY_OP");
+        assert_eq!(why(&c), None);
+        let c = change(ChangeKind::Changed, "BINARY_OP", "BINARY_OP_ADD_INT", "BINARY_OP_ADD_UNICODE");
+        assert_eq!(why(&c), None, "int → str is no int/float mixing");
+        let c = change(ChangeKind::Changed, "BINARY_OP", "BINARY_OP_SUBSCR_LIST_INT", "BINARY_OP_SUBSCR_DICT");
+        assert_eq!(why(&c), None, "3.14 subscripts are no arithmetic");
+        let c = change(ChangeKind::Changed, "BINARY_OP", "BINARY_OP_ADD_INT", "BINARY_OP_ADD_FLOAT");
+        assert!(why(&c).unwrap().contains("now works on float where it worked on int"));
+        let c = change(ChangeKind::Lost, "BINARY_OP", "BINARY_OP_ADD_UNICODE", "BINARY_OP");
+        assert_eq!(why(&c), None);
+        let c = change(ChangeKind::Lost, "LOAD_ATTR", "LOAD_ATTR_SLOT", "LOAD_ATTR");
+        assert_eq!(why(&c), None);
+    }
+
+    #[test]
+    fn float_literals_are_told_from_other_constants() {
+        for yes in ["0.0", "-1.5", "2e-05", "1.5E+10", "inf", "-inf", "nan", "3."] {
+            assert!(is_float_literal(yes), "{yes}");
+        }
+        for no in ["0", "-3", "'0.0'", "x", "", ".", "e5", "1.2.3", "None", "(1.0, 2.0)"] {
+            assert!(!is_float_literal(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn forms_say_what_the_site_saw() {
+        assert_eq!(saw("BINARY_SUBSCR_LIST_INT"), Some("a list"));
+        assert_eq!(saw("BINARY_SUBSCR_TUPLE_INT"), Some("a tuple"));
+        assert_eq!(saw("FOR_ITER_RANGE"), Some("a range"));
+        assert_eq!(saw("FOR_ITER_GEN"), Some("a generator"));
+        assert_eq!(saw("LOAD_ATTR_SLOT"), Some("a `__slots__` slot"));
+        // 3.11 spellings read as their 3.13 names.
+        assert_eq!(saw("LOAD_METHOD_WITH_VALUES"), Some("a method looked up on an instance"));
+        assert_eq!(saw("PRECALL_NO_KW_LEN"), Some("`len()`"));
+        assert_eq!(saw("COMPARE_OP_INT_JUMP"), Some("an int"));
+        // Generic and quickened forms say nothing.
+        assert_eq!(saw("LOAD_ATTR"), None);
+        assert_eq!(saw("LOAD_FAST__LOAD_FAST"), None);
+        assert_eq!(saw("BINARY_OP_ADAPTIVE"), None);
+    }
+
+    #[test]
+    fn guard_rule_names_no_receiver_for_a_plain_loss() {
+        let mut c = change(ChangeKind::Missing, "LOAD_ATTR", "LOAD_ATTR_SLOT", "LOAD_ATTR_SLOT");
+        let (cause, why) = site_guard(&facts(&c)).unwrap();
+        assert_eq!(cause, Cause::GuardMisses);
+        assert!(why.starts_with("its guard fails: the receiver's type"), "{why}");
+        c.kind = ChangeKind::Lost;
+        assert_eq!(site_guard(&facts(&c)), None, "a loss without failing attempts says nothing");
+    }
+
+    #[test]
+    fn every_table_form_of_a_typed_family_has_words() {
+        // A form the tables know but `saw` does not describe would make `changed` rows of
+        // that family unexplained: list them so that a new CPython's forms get words.
+        let typed = ["BINARY_SUBSCR_", "STORE_SUBSCR_", "FOR_ITER_", "UNPACK_SEQUENCE_", "CONTAINS_OP_", "LOAD_GLOBAL_", "LOAD_SUPER_ATTR_"];
+        let mut missing = Vec::new();
+        for v in crate::cpython::opcodes::known_versions() {
+            for (name, _, kind) in table_for(v).unwrap().ops {
+                let typed_form = typed.iter().any(|p| name.starts_with(p));
+                if *kind == crate::cpython::opcodes::OpKind::Specialized && typed_form && saw(name).is_none() {
+                    missing.push(format!("{}.{} {name}", v.0, v.1));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{missing:?}");
+    }
+}

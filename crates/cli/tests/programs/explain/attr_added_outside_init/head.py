@@ -1,0 +1,28 @@
+"""`owner` and `done` are no longer set in `__init__`: later code adds them to some tasks."""
+
+
+class Task:
+    done = False
+    owner = None
+
+    def __init__(self, name, cost):
+        self.name = name
+        self.cost = cost
+
+
+def hot(tasks):
+    s = 0
+    for t in tasks:
+        if not t.done:
+            s += t.cost
+    return s
+
+
+TASKS = [Task(str(i), i) for i in range(300)]
+for i, t in enumerate(TASKS):
+    if i % 3 == 0:
+        t.done = True
+    if i % 2 == 0:
+        t.owner = "ops"
+for _ in range(150):
+    hot(TASKS)

@@ -1,0 +1,22 @@
+"""Reading the fields of a `__slots__` class in a hot loop."""
+
+
+class Pixel:
+    __slots__ = ("r", "g", "b")
+
+    def __init__(self, r, g, b):
+        self.r = r
+        self.g = g
+        self.b = b
+
+
+def hot(pixels):
+    s = 0
+    for p in pixels:
+        s += p.r + p.g + p.b
+    return s
+
+
+PIXELS = [Pixel(i % 256, (i * 3) % 256, (i * 7) % 256) for i in range(300)]
+for _ in range(150):
+    hot(PIXELS)

@@ -1,0 +1,17 @@
+"""A conversion helper with positional parameters only."""
+
+
+def to_cents(amount, fee):
+    return amount * 100 + fee
+
+
+def hot(amounts):
+    total = 0
+    for a in amounts:
+        total += to_cents(a, 5)
+    return total
+
+
+AMOUNTS = list(range(300))
+for _ in range(200):
+    hot(AMOUNTS)

@@ -1,0 +1,17 @@
+"""The same helper, now called with its second argument by keyword for readability."""
+
+
+def scale(value, factor):
+    return value * factor
+
+
+def hot(values):
+    total = 0
+    for v in values:
+        total += scale(v, factor=3)
+    return total
+
+
+VALUES = list(range(300))
+for _ in range(200):
+    hot(VALUES)

@@ -1,0 +1,18 @@
+"""Totalling account movements; negative amounts are refunds, summed apart."""
+
+
+def hot(amounts):
+    total = 0
+    refunds = 0
+    for a in amounts:
+        if a < 0:
+            refunds -= a
+        else:
+            total += a
+    return total, refunds
+
+
+RAW = [(i * 37) % 101 - 20 for i in range(400)]
+AMOUNTS = list(RAW)
+for _ in range(100):
+    hot(AMOUNTS)

@@ -1,0 +1,15 @@
+"""The allowed ids are now kept as a sorted list (so they print in order)."""
+
+
+def hot(ids, allowed):
+    hits = 0
+    for i in ids:
+        if i in allowed:
+            hits += 1
+    return hits
+
+
+ALLOWED = sorted(range(0, 40, 3))
+IDS = [i % 50 for i in range(300)]
+for _ in range(100):
+    hot(IDS, ALLOWED)

@@ -1,0 +1,13 @@
+"""The same sum, its accumulator now starting at `0.0` "to be safe": float + int."""
+
+
+def hot(orders):
+    total = 0.0
+    for qty in orders:
+        total += qty
+    return total
+
+
+ORDERS = [i % 17 for i in range(500)]
+for _ in range(100):
+    hot(ORDERS)

@@ -1,0 +1,15 @@
+"""Summing rows, skipping an optional exclusion list (default: an empty list)."""
+
+
+def hot(rows, exclude=[]):
+    total = 0
+    for r in rows:
+        if exclude and r in exclude:
+            continue
+        total += r
+    return total
+
+
+ROWS = [i % 29 for i in range(400)]
+for _ in range(100):
+    hot(ROWS)

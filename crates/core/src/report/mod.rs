@@ -1,6 +1,6 @@
 //! From the engine's pieces to what users read: [`diff_dumps`] and [`DiffSession`] drive
 //! normalize → match → align → classify → explain → summarize (`diff.rs`) into a [`DiffReport`]
-//! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain.rs`), hotness
+//! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain/`), hotness
 //! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
 //! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
 //! (`stats_diff.rs`), file paths as a reader needs them ([`paths`]), and the words and number formats every output shares ([`wording`]).

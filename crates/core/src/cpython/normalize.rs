@@ -71,6 +71,11 @@ pub enum SiteTag {
     SetattrCall,
     /// A `super().attr` load (3.12+ `LOAD_SUPER_ATTR`).
     SuperAttr,
+    /// A subscript load or store (`BINARY_SUBSCR`, `STORE_SUBSCR`, 3.14's `BINARY_OP []`).
+    Subscr,
+    /// A call of a method that does a subscript's work (`.get`, `.__getitem__`,
+    /// `.__setitem__`, `.setdefault`, `.pop`), loaded on the call's line.
+    SubscriptCall,
     /// Any other call (`CALL`, which keys 3.13's `CALL_KW` too, and `CALL_FUNCTION_EX`).
     Call,
 }
@@ -176,6 +181,10 @@ pub struct Normalizer<'a> {
     fam_global_loads: [u32; 2],
     getattr: u32,
     setattr: u32,
+    /// `BINARY_SUBSCR`, `STORE_SUBSCR`, `BINARY_OP`, and the operand `[]` of 3.14's subscript.
+    fam_subscr: [u32; 4],
+    /// The methods [`SiteTag::SubscriptCall`] names.
+    subscript_methods: [u32; 5],
 }
 
 const UNSET: u32 = u32::MAX;
@@ -200,6 +209,8 @@ impl<'a> Normalizer<'a> {
         let getattr = interner.intern("getattr");
         let setattr = interner.intern("setattr");
         let fam_attr_other = [interner.intern("STORE_ATTR"), interner.intern("LOAD_SUPER_ATTR")];
+        let fam_subscr = ["BINARY_SUBSCR", "STORE_SUBSCR", "BINARY_OP", "[]"].map(|n| interner.intern(n));
+        let subscript_methods = ["get", "__getitem__", "__setitem__", "setdefault", "pop"].map(|n| interner.intern(n));
         let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
         Normalizer {
             base,
@@ -214,6 +225,8 @@ impl<'a> Normalizer<'a> {
             fam_global_loads,
             getattr,
             setattr,
+            fam_subscr,
+            subscript_methods,
         }
     }
 
@@ -396,8 +409,20 @@ impl<'a> Normalizer<'a> {
                 sites[i].tag = SiteTag::AttrStore;
             } else if f == self.fam_attr_other[1] {
                 sites[i].tag = SiteTag::SuperAttr;
+            } else if f == self.fam_subscr[0]
+                || f == self.fam_subscr[1]
+                || (f == self.fam_subscr[2] && sites[i].operand_id() == self.fam_subscr[3])
+            {
+                sites[i].tag = SiteTag::Subscr;
             } else if f == self.fam_call {
                 let line = c.instructions[sites[i].primary as usize].line;
+                let method = sites[..i].iter().rev().take(16).find(|s| {
+                    s.family_id() == self.fam_load_attr && c.instructions[s.primary as usize].line == line
+                });
+                if method.is_some_and(|m| self.subscript_methods.contains(&m.operand_id())) {
+                    sites[i].tag = SiteTag::SubscriptCall;
+                    continue;
+                }
                 let callee = sites[..i].iter().rev().take(16).find(|s| {
                     self.fam_global_loads.contains(&s.family_id())
                         && c.instructions[s.primary as usize].line == line

@@ -215,14 +215,19 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
 
 /// How two leftover sites of different families relate, if they do.
 fn rewrite(x: &Site, y: &Site) -> Option<RowKind> {
-    use SiteTag::{AttrLoad, AttrStore, Call, GetattrCall, SetattrCall, SuperAttr};
+    use SiteTag::{AttrLoad, AttrStore, Call, GetattrCall, SetattrCall, Subscr, SubscriptCall, SuperAttr};
     match (x.tag, y.tag) {
-        (AttrLoad, GetattrCall) | (GetattrCall, AttrLoad) | (AttrStore, SetattrCall) | (SetattrCall, AttrStore) => {
-            Some(RowKind::Rewritten)
-        }
+        (AttrLoad, GetattrCall)
+        | (GetattrCall, AttrLoad)
+        | (AttrStore, SetattrCall)
+        | (SetattrCall, AttrStore)
+        | (Subscr, SubscriptCall)
+        | (SubscriptCall, Subscr) => Some(RowKind::Rewritten),
         // `super().m()` ↔ `s = super(); s.m()`: the same attribute, another family.
         (SuperAttr, AttrLoad) | (AttrLoad, SuperAttr) if x.operand_id() == y.operand_id() => Some(RowKind::Rewritten),
-        (Call | GetattrCall | SetattrCall, Call | GetattrCall | SetattrCall) if x.family_id() != y.family_id() => {
+        (Call | GetattrCall | SetattrCall | SubscriptCall, Call | GetattrCall | SetattrCall | SubscriptCall)
+            if x.family_id() != y.family_id() =>
+        {
             Some(RowKind::CallForm)
         }
         _ => None,
@@ -287,5 +292,28 @@ mod tests {
         let head = [p(lg, 30), p(lf, 10), p(lf, 11), site(call, 2, SiteTag::GetattrCall), p(9, 0)];
         let rows = align_sites(&base, &head, &AlignOptions::default());
         assert!(rows.contains(&AlignedRow { kind: RowKind::Rewritten, base: Some(1), head: Some(3) }), "{rows:?}");
+    }
+
+    #[test]
+    fn stores_subscripts_and_super_pair_with_their_rewrites() {
+        let (lf, store, sub, la, call, sup, glob) = (1, 2, 3, 4, 5, 6, 7);
+        // `p.x = v` → `setattr(p, name, v)`.
+        let base = [p(lf, 10), site(store, 20, SiteTag::AttrStore), p(9, 0)];
+        let head = [p(glob, 30), p(lf, 10), site(call, 3, SiteTag::SetattrCall), p(9, 0)];
+        let rows = align_sites(&base, &head, &AlignOptions::default());
+        assert!(rows.contains(&AlignedRow { kind: RowKind::Rewritten, base: Some(1), head: Some(2) }), "{rows:?}");
+        // `d[k]` → `d.get(k)`: the subscript pairs with the call, the method load is new.
+        let base = [p(lf, 10), site(sub, 0, SiteTag::Subscr), p(9, 0)];
+        let head = [p(lf, 10), site(la, 21, SiteTag::AttrLoad), site(call, 1, SiteTag::SubscriptCall), p(9, 0)];
+        let rows = align_sites(&base, &head, &AlignOptions::default());
+        assert!(rows.contains(&AlignedRow { kind: RowKind::Rewritten, base: Some(1), head: Some(2) }), "{rows:?}");
+        assert!(rows.contains(&AlignedRow { kind: RowKind::HeadOnly, base: None, head: Some(1) }), "{rows:?}");
+        // `super().m()` → `s = super(); s.m()`: the call of `super()` is new, the call of `m`
+        // stays paired with the call of `m`.
+        let base = [p(glob, 40), site(sup, 22, SiteTag::SuperAttr), site(call, 0, SiteTag::Call), p(9, 0)];
+        let head = [p(glob, 40), site(call, 0, SiteTag::Call), p(lf, 12), site(la, 22, SiteTag::AttrLoad), site(call, 0, SiteTag::Call), p(9, 0)];
+        let rows = align_sites(&base, &head, &AlignOptions::default());
+        assert!(rows.contains(&AlignedRow { kind: RowKind::Rewritten, base: Some(1), head: Some(3) }), "{rows:?}");
+        assert!(rows.contains(&AlignedRow { kind: RowKind::Same, base: Some(2), head: Some(4) }), "{rows:?}");
     }
 }

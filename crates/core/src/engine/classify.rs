@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::align::RowKind;
 use crate::cpython::counters::{Counter, VersionRules};
 use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
-use crate::cpython::normalize::{canonical_opname, normalize_argrepr, Site};
+use crate::cpython::normalize::{canonical_opname, normalize_argrepr, Site, SiteTag};
 
 /// Which explanation rule named a change's cause (`docs/engine.md`, "Explanations"): the
 /// machine-readable half of [`Change::explanation`].
@@ -54,6 +54,9 @@ pub enum Cause {
     SetattrCall,
     /// `super().attr` became a load from a `super()` object kept in a variable.
     SuperProxy,
+    /// A subscript became a call of a method doing its work (`d[k]` → `d.get(k)`), or the
+    /// reverse.
+    SubscriptCall,
     /// The call passes its arguments differently (keywords, `*`/`**`).
     CallForm,
     /// The code moved into a comprehension or generator expression of its own.
@@ -402,6 +405,15 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         // The family specializes on one version only (3.11 `FOR_ITER`): not comparable.
         return Some(ChangeKind::Unchanged);
     }
+    if kind == RowKind::Rewritten && (b.site.tag == SiteTag::Subscr || h.site.tag == SiteTag::Subscr) {
+        // A subscript ↔ a method call doing its work: both may specialize.
+        return Some(match (sb, sh) {
+            (true, false) => ChangeKind::Lost,
+            (false, true) => ChangeKind::Gained,
+            (true, true) => ChangeKind::Changed,
+            (false, false) => ChangeKind::Unchanged,
+        });
+    }
     if kind == RowKind::Rewritten {
         return Some(if b.site.tag.is_attribute_access() && sb {
             ChangeKind::Lost
@@ -489,8 +501,8 @@ fn generic_both(
 /// Builds the [`Change`] record of a classified row (explanation left empty).
 pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
     let attr_side = match (row_kind, b, h) {
-        (RowKind::Rewritten, Some(b), _) if b.site.tag.is_attribute_access() => b,
-        (RowKind::Rewritten, _, Some(h)) if h.site.tag.is_attribute_access() => h,
+        (RowKind::Rewritten, Some(b), _) if b.site.tag.is_attribute_access() || b.site.tag == SiteTag::Subscr => b,
+        (RowKind::Rewritten, _, Some(h)) if h.site.tag.is_attribute_access() || h.site.tag == SiteTag::Subscr => h,
         (_, _, Some(h)) => h,
         (_, Some(b), None) => b,
         (_, None, None) => unreachable!("a change has at least one side"),

@@ -124,6 +124,8 @@ pub fn opnames(c: &Change) -> String {
                     "load from a super() object"
                 } else if c.family == "STORE_ATTR" {
                     "setattr() call"
+                } else if c.family.contains("SUBSCR") || c.family == "BINARY_OP" {
+                    "method call"
                 } else {
                     "getattr() call"
                 };

@@ -33,7 +33,9 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
 
 /// `x.a` became `getattr(x, name)`.
 pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
-    if f.change.row_kind != crate::engine::align::RowKind::Rewritten || f.change.kind != ChangeKind::Lost {
+    let subscript = f.base.is_some_and(|b| b.site.tag == SiteTag::Subscr) || f.head.is_some_and(|h| h.site.tag == SiteTag::Subscr);
+    let kinds: &[ChangeKind] = if subscript { &[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Gained] } else { &[ChangeKind::Lost] };
+    if f.change.row_kind != crate::engine::align::RowKind::Rewritten || !kinds.contains(&f.change.kind) {
         return None;
     }
     let attr = f.change.operand.as_deref().unwrap_or("attr");
@@ -44,6 +46,9 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
                 Cause::SuperProxy,
                 format!("`super().{attr}` became a load of `.{attr}` from a `super()` object kept in a variable; CPython specializes only `super().attr` written in one expression (LOAD_SUPER_ATTR)"),
             ));
+        }
+        (Some(SiteTag::Subscr), SiteTag::SubscriptCall) | (Some(SiteTag::SubscriptCall), SiteTag::Subscr) => {
+            return subscript_call(f);
         }
         (_, SiteTag::SetattrCall) => {
             return Some((
@@ -66,6 +71,29 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
         format!("the attribute load `.{attr}` became getattr(…, {last}) with a dynamic (non-constant) name; a getattr() call is not specialized like an attribute load")
     };
     Some((Cause::GetattrCall, why))
+}
+
+/// A subscript (`d[k]`, `d[k] = v`) became a call of a method doing its work (`d.get(k)`,
+/// `d.__setitem__(k, v)`), or the reverse: the method is named from its load on the line.
+fn subscript_call(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    let call = if h.site.tag == SiteTag::SubscriptCall { h } else { b };
+    let line = call.line();
+    let method = call.code.instructions[..call.site.start as usize]
+        .iter()
+        .filter(|i| i.line == line && key_family(&call.dump.op(i).name, &call.dump.op(i).family) == "LOAD_ATTR")
+        .map(|i| crate::cpython::normalize::normalize_argrepr(call.dump.str(i.argrepr)))
+        .next_back()?;
+    let why = if call.site.tag == h.site.tag {
+        format!(
+            "the subscript ({}) became a `.{method}(…)` call ({}): a method call specializes as a call, not as the container's lookup",
+            b.op().name,
+            h.op().name
+        )
+    } else {
+        format!("the `.{method}(…)` call ({}) became a subscript ({}), which specializes for the container's type", b.op().name, h.op().name)
+    };
+    Some((Cause::SubscriptCall, why))
 }
 
 /// A call's form changed with its arguments: keyword arguments (`CALL_KW` on 3.13+,

@@ -76,6 +76,11 @@ pub enum SiteTag {
     /// A call of a method that does a subscript's work (`.get`, `.__getitem__`,
     /// `.__setitem__`, `.setdefault`, `.pop`), loaded on the call's line.
     SubscriptCall,
+    /// The call that runs a comprehension's own code object, made just before it
+    /// (`MAKE_FUNCTION`, the iterable, `GET_ITER`): 3.11's list, dict and set comprehensions
+    /// and every version's generator expressions. 3.12+ inline the first three (PEP 709), so
+    /// across versions this call has no counterpart and must not take another call's place.
+    ComprehensionCall,
     /// Any other call (`CALL`, which keys 3.13's `CALL_KW` too, and `CALL_FUNCTION_EX`).
     Call,
 }
@@ -185,6 +190,8 @@ pub struct Normalizer<'a> {
     fam_subscr: [u32; 4],
     /// The methods [`SiteTag::SubscriptCall`] names.
     subscript_methods: [u32; 5],
+    /// `MAKE_FUNCTION` and `GET_ITER`, which come before a [`SiteTag::ComprehensionCall`].
+    fam_make_iter: [u32; 2],
 }
 
 const UNSET: u32 = u32::MAX;
@@ -211,6 +218,7 @@ impl<'a> Normalizer<'a> {
         let fam_attr_other = [interner.intern("STORE_ATTR"), interner.intern("LOAD_SUPER_ATTR")];
         let fam_subscr = ["BINARY_SUBSCR", "STORE_SUBSCR", "BINARY_OP", "[]"].map(|n| interner.intern(n));
         let subscript_methods = ["get", "__getitem__", "__setitem__", "setdefault", "pop"].map(|n| interner.intern(n));
+        let fam_make_iter = ["MAKE_FUNCTION", "GET_ITER"].map(|n| interner.intern(n));
         let arg_operands = ArgOperands { small: vec![UNSET; SMALL_ARGS as usize], large: HashMap::new() };
         Normalizer {
             base,
@@ -227,6 +235,7 @@ impl<'a> Normalizer<'a> {
             setattr,
             fam_subscr,
             subscript_methods,
+            fam_make_iter,
         }
     }
 
@@ -415,6 +424,13 @@ impl<'a> Normalizer<'a> {
             {
                 sites[i].tag = SiteTag::Subscr;
             } else if f == self.fam_call {
+                let before = &sites[i.saturating_sub(4)..i];
+                let runs_comprehension = before.last().is_some_and(|s| s.family_id() == self.fam_make_iter[1])
+                    && before.iter().any(|s| s.family_id() == self.fam_make_iter[0]);
+                if runs_comprehension {
+                    sites[i].tag = SiteTag::ComprehensionCall;
+                    continue;
+                }
                 let line = c.instructions[sites[i].primary as usize].line;
                 let method = sites[..i].iter().rev().take(16).find(|s| {
                     s.family_id() == self.fam_load_attr && c.instructions[s.primary as usize].line == line

@@ -109,7 +109,13 @@ pub fn align_sites(base: &[Site], head: &[Site], options: &AlignOptions) -> Vec<
     // the load, which would otherwise pair with the call after it.
     let has_super = base.iter().chain(head).any(|s| s.tag == SiteTag::SuperAttr);
     let attr_load = |s: &Site| matches!(s.tag, SiteTag::SuperAttr | SiteTag::AttrLoad);
-    let key = |s: &Site| if has_super && attr_load(s) { (u64::from(u32::MAX) << 32) | u64::from(s.operand_id()) } else { s.key };
+    let key = |s: &Site| {
+        if has_super && attr_load(s) {
+            (u64::from(u32::MAX) << 32) | u64::from(s.operand_id())
+        } else {
+            comprehension_apart(s, s.key)
+        }
+    };
     let bk: Vec<u64> = base.iter().map(key).collect();
     let hk: Vec<u64> = head.iter().map(key).collect();
     let ops = diff(options, &bk, &hk);
@@ -198,8 +204,8 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
         out.extend(h.map(|j| row(RowKind::HeadOnly, None, Some(j))));
         return;
     }
-    let bf: Vec<u64> = base[b.clone()].iter().map(|s| s.family_id() as u64).collect();
-    let hf: Vec<u64> = head[h.clone()].iter().map(|s| s.family_id() as u64).collect();
+    let bf: Vec<u64> = base[b.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
+    let hf: Vec<u64> = head[h.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
     let ops = diff(options, &bf, &hf);
     for_each_region(&ops, |equal, rb, rh| {
         let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
@@ -211,6 +217,16 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
             rewrites(base, head, rb, rh, out);
         }
     });
+}
+
+/// `key`, or for the call that runs a comprehension's code object a key no other call has:
+/// it pairs only with its like, never with the call that follows an inlined comprehension.
+fn comprehension_apart(s: &Site, key: u64) -> u64 {
+    if s.tag == SiteTag::ComprehensionCall {
+        u64::MAX
+    } else {
+        key
+    }
 }
 
 /// How two leftover sites of different families relate, if they do.

@@ -296,3 +296,22 @@ fn rows_cover_every_instruction_and_link_changes() {
     }
     assert_eq!(rows.changes.iter().filter(|c| c.kind != ChangeKind::Unchanged).count(), f.changes.len());
 }
+
+#[test]
+fn a_form_the_other_interpreter_lacks_is_named_and_nothing_is_guessed() {
+    // 3.13 specializes `Point(x, y)` as CALL_ALLOC_AND_ENTER_INIT; 3.12 has no such form.
+    let new = one("3.13.0", |c| c.ins("CALL_ALLOC_AND_ENTER_INIT", "2", 4));
+    let old = one("3.12.1", |c| c.ins("CALL", "2", 4).backoff(4));
+    let opts = DiffOptions { allow_unrelated: true, ..DiffOptions::default() };
+    let r = diff_dumps(&new, &old, &opts).unwrap();
+    let c = only_change(&r);
+    assert_eq!((c.kind, c.cause), (ChangeKind::Lost, Some(specdiff_core::engine::Cause::VersionLacks)), "{c:#?}");
+    assert!(c.explanation.as_deref().unwrap().contains("CPython 3.12 has no CALL_ALLOC_AND_ENTER_INIT"), "{c:#?}");
+    // The same loss within one interpreter is no version's doing: the code is unchanged, so
+    // only "what reaches it changed" is claimed, and no receiver is named.
+    let same = one("3.13.0", |c| c.ins("CALL", "2", 4).backoff(4));
+    let r = diff(&new, &same);
+    let c = only_change(&r);
+    assert_eq!(c.cause, Some(specdiff_core::engine::Cause::InputsChanged), "{c:#?}");
+    assert!(!c.explanation.as_deref().unwrap().contains("polymorphic"), "{c:#?}");
+}

@@ -25,7 +25,7 @@ pub(crate) fn saw(opname: &str) -> Option<&'static str> {
     let name = name.as_ref();
     // Whole names first: they say more than their parts.
     let whole = match name {
-        "CALL_ALLOC_AND_ENTER_INIT" => "a Python class being instantiated (its `__init__` inlined)",
+        "CALL_ALLOC_AND_ENTER_INIT" => "a Python class being instantiated, its `__init__` inlined",
         "CALL_BOUND_METHOD_EXACT_ARGS" | "CALL_BOUND_METHOD_GENERAL" => "a bound method of a Python function",
         "CALL_PY_EXACT_ARGS" => "a Python function called with exactly its positional parameters",
         "CALL_PY_WITH_DEFAULTS" => "a Python function called relying on default arguments",

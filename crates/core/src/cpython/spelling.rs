@@ -34,13 +34,7 @@ pub(crate) fn normalize_argrepr(s: &str) -> String {
             return String::new();
         }
     }
-    let mut s = s;
-    for p in ["NULL|self + ", "NULL + "] {
-        s = s.strip_prefix(p).unwrap_or(s);
-    }
-    for p in [" + NULL|self", " + NULL"] {
-        s = s.strip_suffix(p).unwrap_or(s);
-    }
+    let mut s = strip_null_marks(s);
     if let Some(inner) = s.strip_prefix("bool(").and_then(|t| t.strip_suffix(')')) {
         s = inner;
     }
@@ -49,6 +43,19 @@ pub(crate) fn normalize_argrepr(s: &str) -> String {
         return format!("<code object {name}>");
     }
     strip_addresses(s)
+}
+
+/// A name as `dis` shows it on a load that also pushes `NULL` or `self`: `NULL + f`,
+/// `NULL|self + get` (3.11, 3.12), `get + NULL|self` (3.13+) are `f` and `get`.
+pub(crate) fn strip_null_marks(s: &str) -> &str {
+    let mut s = s;
+    for p in ["NULL|self + ", "NULL + "] {
+        s = s.strip_prefix(p).unwrap_or(s);
+    }
+    for p in [" + NULL|self", " + NULL"] {
+        s = s.strip_suffix(p).unwrap_or(s);
+    }
+    s
 }
 
 /// Removes `" at 0x…"` memory addresses (they differ between runs).

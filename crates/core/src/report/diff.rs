@@ -368,7 +368,8 @@ impl<'a> DiffSession<'a> {
     /// aligned equal / all own sites. Moved code keeps its place in the file, unrelated code
     /// does not line up. Only asked when the per-function measure finds too little in common.
     fn moved_code_similarity(&mut self, program: &ProgramCode) -> f64 {
-        let mut seqs: [Vec<(String, u32, u32, u64)>; 2] = [Vec::new(), Vec::new()];
+        // The path is borrowed from the dump (its lifetime, not `self`'s): no copy per site.
+        let mut seqs: [Vec<(&str, u32, u32, u64)>; 2] = [Vec::new(), Vec::new()];
         for (k, side) in [Side::Base, Side::Head].into_iter().enumerate() {
             let d = self.norm.dump(side);
             for code in 0..d.code.len() as u32 {
@@ -376,15 +377,15 @@ impl<'a> DiffSession<'a> {
                     continue;
                 }
                 let c = &d.code[code as usize];
-                let file = d.files[c.file as usize].path.clone();
+                let file = d.files[c.file as usize].path.as_str();
                 for s in self.norm.sites(side, code) {
                     let i = &c.instructions[s.primary as usize];
-                    seqs[k].push((file.clone(), i.line.unwrap_or(c.first_line), i.offset, s.key));
+                    seqs[k].push((file, i.line.unwrap_or(c.first_line), i.offset, s.key));
                 }
             }
-            crate::util::sort::sort_by(&mut seqs[k], |a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
+            crate::util::sort::sort_by(&mut seqs[k], |a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
         }
-        let keys = |s: &[(String, u32, u32, u64)]| s.iter().map(|t| t.3).collect::<Vec<u64>>();
+        let keys = |s: &[(&str, u32, u32, u64)]| s.iter().map(|t| t.3).collect::<Vec<u64>>();
         let (old, new) = (keys(&seqs[0]), keys(&seqs[1]));
         let total = old.len() + new.len();
         if total == 0 {

@@ -71,7 +71,7 @@ fn definition_change(name: &str, now: &Def, then: &Def) -> Option<String> {
 /// A call site whose callee's definition changed, or whose line calls another function.
 pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let kinds = [ChangeKind::Lost, ChangeKind::Missing, ChangeKind::BackedOff, ChangeKind::Changed, ChangeKind::Churning];
-    if !kinds.contains(&f.change.kind) || !matches!(f.change.family.as_str(), "CALL" | "CALL_KW" | "PRECALL") {
+    if !f.kind_is(&kinds) || !matches!(f.change.family.as_str(), "CALL" | "CALL_KW" | "PRECALL") {
         return None;
     }
     let (b, h) = (f.base?, f.head?);

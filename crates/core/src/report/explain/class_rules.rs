@@ -13,7 +13,7 @@ use super::program::{ClassFacts, Def, DefKind};
 /// The attribute families and the change kinds a class change can explain.
 fn applies(f: &Facts) -> Option<(&'static str, String)> {
     let kinds = [ChangeKind::Lost, ChangeKind::Missing, ChangeKind::BackedOff, ChangeKind::Changed, ChangeKind::Churning];
-    if !kinds.contains(&f.change.kind) {
+    if !f.kind_is(&kinds) {
         return None;
     }
     let fam = match f.change.family.as_str() {

@@ -9,10 +9,6 @@ use crate::engine::matching::identity;
 
 use super::context::{ExplainContext, Facts};
 
-fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
-    kinds.contains(&k)
-}
-
 /// Lost at a site head did not run (enough): a change of the workload, not of the code.
 pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     let h = f.head?.counter()?;
@@ -35,7 +31,7 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
 pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
     let subscript = f.base.is_some_and(|b| b.site.tag == SiteTag::Subscr) || f.head.is_some_and(|h| h.site.tag == SiteTag::Subscr);
     let kinds: &[ChangeKind] = if subscript { &[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Gained] } else { &[ChangeKind::Lost] };
-    if f.change.row_kind != crate::engine::align::RowKind::Rewritten || !kinds.contains(&f.change.kind) {
+    if f.change.row_kind != crate::engine::align::RowKind::Rewritten || !f.kind_is(kinds) {
         return None;
     }
     let attr = f.change.operand.as_deref().unwrap_or("attr");
@@ -99,7 +95,7 @@ fn subscript_call(f: &Facts) -> Option<(Cause, String)> {
 /// A call's form changed with its arguments: keyword arguments (`CALL_KW` on 3.13+,
 /// `KW_NAMES` before) or `*args`/`**kwargs` (`CALL_FUNCTION_EX`), added or removed.
 pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
-    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Gained, ChangeKind::Changed]) {
+    if !f.kind_is(&[ChangeKind::Lost, ChangeKind::Gained, ChangeKind::Changed]) {
         return None;
     }
     let (b, h) = (f.base?, f.head?);
@@ -177,7 +173,7 @@ pub(super) fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Optio
         let why = format!("the loop moved into `{name}` (line {line}), a separate code object added in head; this call now runs it (or consumes it), and the calls that were here are inside it");
         return Some((Cause::MovedIntoComprehension, why));
     }
-    if !is(f.change.kind, &[ChangeKind::Removed, ChangeKind::Lost]) {
+    if !f.kind_is(&[ChangeKind::Removed, ChangeKind::Lost]) {
         return None;
     }
     let key = f.base_key?;
@@ -189,7 +185,7 @@ pub(super) fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Optio
 /// An attribute load lost its method form because the call on its line now unpacks `*`/`**`
 /// (`CALL_FUNCTION_EX` takes a callable, so the method is loaded bound).
 pub(super) fn method_load_for_unpacked_call(f: &Facts) -> Option<(Cause, String)> {
-    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Changed]) || !matches!(f.change.family.as_str(), "LOAD_ATTR" | "LOAD_METHOD") {
+    if !f.kind_is(&[ChangeKind::Lost, ChangeKind::Changed]) || !matches!(f.change.family.as_str(), "LOAD_ATTR" | "LOAD_METHOD") {
         return None;
     }
     let (b, h) = (f.base?, f.head?);
@@ -209,7 +205,7 @@ pub(super) fn method_load_for_unpacked_call(f: &Facts) -> Option<(Cause, String)
 
 /// `LOAD_GLOBAL` deoptimized in a module whose globals head creates or deletes in a loop.
 pub(super) fn globals_written(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
-    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Missing, ChangeKind::Churning, ChangeKind::BackedOff]) {
+    if !f.kind_is(&[ChangeKind::Lost, ChangeKind::Missing, ChangeKind::Churning, ChangeKind::BackedOff]) {
         return None;
     }
     if f.change.family != "LOAD_GLOBAL" {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use litemap::LiteMap;
 
-use crate::engine::classify::{Change, SiteView};
+use crate::engine::classify::{Change, ChangeKind, SiteView};
 use crate::model::dump::{CodeKind, Dump};
 use crate::engine::matching::{identity, Matching};
 
@@ -54,6 +54,13 @@ pub(crate) struct Facts<'a> {
     pub head_code: Option<u32>,
     /// The normalized key of the base site.
     pub base_key: Option<Key>,
+}
+
+impl Facts<'_> {
+    /// The change is of one of `kinds`.
+    pub(super) fn kind_is(&self, kinds: &[ChangeKind]) -> bool {
+        kinds.contains(&self.change.kind)
+    }
 }
 
 impl<'a> ExplainContext<'a> {

@@ -7,7 +7,7 @@
 
 use litemap::LiteMap;
 
-use crate::cpython::spelling::key_family;
+use crate::cpython::spelling::{key_family, strip_null_marks};
 use crate::model::dump::{CodeInfo, CodeKind, Dump, Instruction};
 
 /// How a body defines a name.
@@ -95,6 +95,8 @@ pub(super) struct ProgramFacts {
     pub(super) defs: LiteMap<(String, String), Def>,
     /// Class attributes assigned by running code.
     pub(super) class_stores: Vec<ClassStore>,
+    /// Per module: the float constants its code loads, as `repr()` wrote them, with their line.
+    pub(super) floats: LiteMap<String, Vec<(String, u32)>>,
 }
 
 /// The name an instruction loads (`LOAD_GLOBAL`'s `NULL + f` is `f`).
@@ -104,10 +106,7 @@ fn loaded_name<'d>(d: &'d Dump, i: &Instruction) -> Option<&'d str> {
     if !loads.contains(&family.as_ref()) {
         return None;
     }
-    let repr = d.str(i.argrepr);
-    let repr = repr.strip_prefix("NULL + ").or_else(|| repr.strip_prefix("NULL|self + ")).unwrap_or(repr);
-    let repr = repr.strip_suffix(" + NULL|self").or_else(|| repr.strip_suffix(" + NULL")).unwrap_or(repr);
-    Some(repr)
+    Some(strip_null_marks(d.str(i.argrepr)))
 }
 
 /// The instruction's family in one spelling for every version (3.14's `LOAD_FAST_BORROW` is
@@ -151,10 +150,10 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         let line = segment.iter().find_map(|s| s.line).or(i.line).unwrap_or(0);
         let make = segment.iter().position(|s| family(d, s) == "MAKE_FUNCTION");
         let code = segment.iter().rev().find_map(|s| code_const_name(d.str(s.argrepr)));
+        let child = code.and_then(|n| child_named(d, index, n));
         let kind = match (make, code) {
-            (Some(m), Some(code_name)) => {
+            (Some(m), Some(_)) => {
                 let class = segment.iter().any(|s| family(d, s) == "LOAD_BUILD_CLASS");
-                let child = child_named(d, index, code_name);
                 if class {
                     DefKind::Class
                 } else {
@@ -182,7 +181,6 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
             }
             _ => DefKind::Value(segment.iter().filter_map(|s| loaded_name(d, s)).map(str::to_string).collect()),
         };
-        let child = code.and_then(|n| child_named(d, index, n));
         let is_function = matches!(kind, DefKind::Function { .. });
         let signature = if is_function { child.and_then(|c| signature(d, c)) } else { None };
         let unseen = is_function && child.is_none();
@@ -192,12 +190,45 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
     defs
 }
 
+/// `0.0`, `-1.5`, `2e-05`, `inf` as `repr()` writes floats (no parser: it would cost the web
+/// viewer 4 KB).
+fn is_float_literal(repr: &str) -> bool {
+    let body = repr.strip_prefix('-').unwrap_or(repr);
+    if matches!(body, "inf" | "nan") {
+        return true;
+    }
+    let (mantissa, exponent) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
+        None => (body, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((a, b)) => (digits(a) || a.is_empty()) && (digits(b) || b.is_empty()) && !(a.is_empty() && b.is_empty()),
+        None => digits(mantissa),
+    };
+    mantissa_ok && (exponent.is_some() || mantissa.contains('.')) && exponent.is_none_or(digits)
+}
+
 impl ProgramFacts {
     /// Reads the facts of `d`.
     pub(super) fn of(d: &Dump) -> Self {
         let mut facts = ProgramFacts::default();
         for (index, c) in d.code.iter().enumerate() {
             let (module, qualname) = crate::engine::matching::identity(d, c);
+            for i in &c.instructions {
+                let repr = d.str(i.argrepr);
+                let constant = matches!(d.op(i).family.as_str(), "LOAD_CONST" | "RETURN_CONST" | "LOAD_SMALL_INT");
+                if constant && is_float_literal(repr) {
+                    let floats = match facts.floats.get_mut(&module) {
+                        Some(list) => list,
+                        None => {
+                            facts.floats.insert(module.clone(), Vec::new());
+                            facts.floats.get_mut(&module).expect("just inserted")
+                        }
+                    };
+                    floats.push((repr.to_string(), i.line.unwrap_or(0)));
+                }
+            }
             match c.kind {
                 CodeKind::Module => {
                     for (name, def) in body_defs(d, index as u32, c) {
@@ -260,6 +291,15 @@ mod tests {
     use super::*;
     use crate::format::builder::DumpBuilder;
 
+    #[test]
+    fn float_literals_are_told_from_other_constants() {
+        for yes in ["0.0", "-1.5", "2e-05", "1.5E+10", "inf", "-inf", "nan", "3."] {
+            assert!(is_float_literal(yes), "{yes}");
+        }
+        for no in ["0", "-3", "'0.0'", "x", "", ".", "e5", "1.2.3", "None", "(1.0, 2.0)"] {
+            assert!(!is_float_literal(no), "{no}");
+        }
+    }
     #[test]
     fn decorators_are_read_from_the_body() {
         let mut b = DumpBuilder::new("3.12.1");

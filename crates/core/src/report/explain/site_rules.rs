@@ -12,11 +12,7 @@ use crate::cpython::spelling::canonical_opname;
 use crate::engine::align::RowKind;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
-use super::context::Facts;
-
-fn is(k: ChangeKind, kinds: &[ChangeKind]) -> bool {
-    kinds.contains(&k)
-}
+use super::context::{ExplainContext, Facts};
 
 /// What a site specialized as `opname` saw, in words ("a list", "a `__slots__` slot"); `None`
 /// for forms that say nothing about types (3.11's `*_QUICK`, generic forms).
@@ -100,10 +96,9 @@ pub(super) fn version_lacks(f: &Facts) -> Option<(Cause, String)> {
     if vb == vh {
         return None;
     }
-    let kind = f.change.kind;
-    let (absent_in, present_in, name, other) = if is(kind, &[ChangeKind::Lost, ChangeKind::Changed]) && b.specialized() && !exists(vh, &b.op().name)? {
+    let (absent_in, present_in, name, other) = if f.kind_is(&[ChangeKind::Lost, ChangeKind::Changed]) && b.specialized() && !exists(vh, &b.op().name)? {
         (vh, vb, &b.op().name, h)
-    } else if is(kind, &[ChangeKind::Gained, ChangeKind::Changed]) && h.specialized() && !exists(vb, &h.op().name)? {
+    } else if f.kind_is(&[ChangeKind::Gained, ChangeKind::Changed]) && h.specialized() && !exists(vb, &h.op().name)? {
         (vb, vh, &h.op().name, b)
     } else {
         return None;
@@ -128,10 +123,10 @@ fn exists(version: (u32, u32), opname: &str) -> Option<bool> {
 }
 
 /// `BINARY_OP_*_INT` / `*_FLOAT` lost or switched: operands mix int and float. A switch names
-/// both types itself; a loss needs evidence that floats are new: a float constant head's
-/// module has and base's does not, or a float form among the function's other sites.
-pub(super) fn int_float_mixing(f: &Facts) -> Option<(Cause, String)> {
-    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Churning, ChangeKind::BackedOff]) {
+/// both types itself; a loss needs evidence that floats are new ([`float_evidence`], asked
+/// only then: it reads the programs' facts).
+pub(super) fn int_float_mixing(f: &Facts, float_evidence: impl FnOnce() -> Option<String>) -> Option<(Cause, String)> {
+    if !f.kind_is(&[ChangeKind::Lost, ChangeKind::Changed, ChangeKind::Churning, ChangeKind::BackedOff]) {
         return None;
     }
     if !matches!(f.change.family.as_str(), "BINARY_OP" | "COMPARE_OP") {
@@ -154,7 +149,7 @@ pub(super) fn int_float_mixing(f: &Facts) -> Option<(Cause, String)> {
         ),
         // 3.14's `BINARY_OP_EXTEND` specializes mixed operands (int and float among them).
         (Some(a), None) if f.change.kind != ChangeKind::Changed || head == "BINARY_OP_EXTEND" => {
-            let evidence = float_evidence(f)?;
+            let evidence = float_evidence()?;
             format!(
                 "int/float mixing: {op}was specialized for {} operands ({base}) and now sees mixed types ({evidence}); BINARY_OP specializes only when both operands are int or both float",
                 a.to_ascii_lowercase()
@@ -169,50 +164,20 @@ pub(super) fn int_float_mixing(f: &Facts) -> Option<(Cause, String)> {
 }
 
 /// Why floats may reach the site: a float form among the function's other head sites, or a
-/// float constant in head's module that base's module does not have.
-fn float_evidence(f: &Facts) -> Option<String> {
+/// float constant in head's module that base's module does not have (read once per dump, in
+/// [`super::program::ProgramFacts`]).
+pub(super) fn float_evidence(ctx: &ExplainContext, f: &Facts) -> Option<String> {
     let h = f.head?;
     let b = f.base?;
     if let Some(i) = h.code.instructions.iter().find(|i| h.dump.op(i).specialized && h.dump.op(i).name.contains("FLOAT")) {
         return Some(format!("{} at line {}", h.dump.op(i).name, i.line.unwrap_or(0)));
     }
-    let floats = |v: &SiteView| -> Vec<(String, u32)> {
-        let module = crate::engine::matching::identity(v.dump, v.code).0;
-        let mut out = Vec::new();
-        for c in v.dump.code.iter().filter(|c| crate::engine::matching::identity(v.dump, c).0 == module) {
-            for i in &c.instructions {
-                let op = v.dump.op(i);
-                let repr = v.dump.str(i.argrepr);
-                let is_float = is_float_literal(repr);
-                if is_float && matches!(op.family.as_str(), "LOAD_CONST" | "RETURN_CONST" | "LOAD_SMALL_INT") {
-                    out.push((repr.to_string(), i.line.unwrap_or(0)));
-                }
-            }
-        }
-        out
-    };
-    let before: Vec<String> = floats(&b).into_iter().map(|(r, _)| r).collect();
-    let (value, line) = floats(&h).into_iter().find(|(r, _)| !before.contains(r))?;
+    let module = |v: &SiteView| crate::engine::matching::identity(v.dump, v.code).0;
+    let none = Vec::new();
+    let before = ctx.base_facts().floats.get(&module(&b)).unwrap_or(&none);
+    let after = ctx.head_facts().floats.get(&module(&h)).unwrap_or(&none);
+    let (value, line) = after.iter().find(|(r, _)| !before.iter().any(|(o, _)| o == r))?;
     Some(format!("head adds the float constant {value} at line {line}"))
-}
-
-/// `0.0`, `-1.5`, `2e-05`, `inf` as `repr()` writes floats (no parser: it would cost the web
-/// viewer 4 KB).
-fn is_float_literal(repr: &str) -> bool {
-    let body = repr.strip_prefix('-').unwrap_or(repr);
-    if matches!(body, "inf" | "nan") {
-        return true;
-    }
-    let (mantissa, exponent) = match body.split_once(['e', 'E']) {
-        Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
-        None => (body, None),
-    };
-    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some((a, b)) => (digits(a) || a.is_empty()) && (digits(b) || b.is_empty()) && !(a.is_empty() && b.is_empty()),
-        None => digits(mantissa),
-    };
-    mantissa_ok && (exponent.is_some() || mantissa.contains('.')) && exponent.is_none_or(digits)
 }
 
 /// One specialization replaced another: each names what the site saw.
@@ -232,7 +197,7 @@ pub(super) fn operand_type(f: &Facts) -> Option<(Cause, String)> {
 /// An operand-typed site (its specialization depends only on operand types) lost its form in
 /// one interpreter: what it was specialized for no longer reaches it.
 pub(super) fn operand_lost(f: &Facts) -> Option<(Cause, String)> {
-    if !is(f.change.kind, &[ChangeKind::Lost, ChangeKind::BackedOff]) {
+    if !f.kind_is(&[ChangeKind::Lost, ChangeKind::BackedOff]) {
         return None;
     }
     let operand_families =
@@ -339,7 +304,7 @@ mod tests {
 
     #[test]
     fn int_float_rule() {
-        let why = |c: &Change| int_float_mixing(&facts(c)).map(|(_, w)| w);
+        let why = |c: &Change| int_float_mixing(&facts(c), || None).map(|(_, w)| w);
         // A loss names int/float mixing only with evidence of floats (none here).
         let c = change(ChangeKind::Lost, "BINARY_OP", "BINARY_OP_ADD_INT", "BINARY_OP");
         assert_eq!(why(&c), None);
@@ -355,15 +320,6 @@ mod tests {
         assert_eq!(why(&c), None);
     }
 
-    #[test]
-    fn float_literals_are_told_from_other_constants() {
-        for yes in ["0.0", "-1.5", "2e-05", "1.5E+10", "inf", "-inf", "nan", "3."] {
-            assert!(is_float_literal(yes), "{yes}");
-        }
-        for no in ["0", "-3", "'0.0'", "x", "", ".", "e5", "1.2.3", "None", "(1.0, 2.0)"] {
-            assert!(!is_float_literal(no), "{no}");
-        }
-    }
 
     #[test]
     fn forms_say_what_the_site_saw() {

@@ -29,6 +29,7 @@ use crate::format::input::read_within;
 use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
 use crate::model::dump::Dump;
 use crate::report::types::{RunRef, RunSummary};
+pub use crate::report::SentExplanation;
 
 mod pick;
 mod reduce;
@@ -110,6 +111,10 @@ pub struct ShareNote {
     /// [`trimmed_functions`].
     #[serde(default)]
     pub trimmed: Vec<u32>,
+    /// The sender's explanations of the changes the link's dumps alone would explain
+    /// differently (their reason rests on code the link leaves out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explained: Vec<SentExplanation>,
 }
 
 /// The run-level part of the sender's diff report: what the overview shows. In the note it is

@@ -169,7 +169,8 @@ impl Session {
             }
             [(_, b), (_, h)] => {
                 out(Response::Progress { side: None, label: "matching and classifying".into(), fraction: 0.8 });
-                let mut pair = Pair::new(b.clone(), h.clone());
+                let sent_explanations = self.opened.as_ref().map(|n| n.explained.clone()).unwrap_or_default();
+                let mut pair = Pair::with_sent(b.clone(), h.clone(), sent_explanations);
                 summary.mode = Mode::Diff;
                 let (bk, hk) = (&self.run(Side::Base).unwrap().keys, &self.run(Side::Head).unwrap().keys);
                 let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());

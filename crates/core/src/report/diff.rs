@@ -11,6 +11,7 @@ use crate::engine::align::{align_sites, AlignOptions, AlignedRow, RowKind};
 use crate::engine::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
 use crate::model::dump::Dump;
 use crate::report::explain::{explain, ExplainContext, Facts};
+use crate::report::sent::{apply, SentExplanation};
 use crate::report::identical::FastPath;
 use crate::report::paths::PathDisplay;
 use crate::engine::match_code;
@@ -109,6 +110,8 @@ pub struct DiffSession<'a> {
     pub(crate) paths: (PathDisplay<'a>, PathDisplay<'a>),
     /// Use [`FastPath`] for identical pairs (off only in tests, to compare both paths).
     pub(crate) fast: bool,
+    /// Explanations a share link's sender gave, put back over this session's own.
+    pub(crate) sent: Vec<SentExplanation>,
 }
 
 /// Everything computed for one pair.
@@ -131,7 +134,14 @@ impl<'a> DiffSession<'a> {
         let matching = match_code(&mut norm);
         let names = (CodeNames::of(base), CodeNames::of(head));
         let paths = (PathDisplay::of(base), PathDisplay::of(head));
-        DiffSession { base, head, options, norm, matching, explain: None, names, paths, fast: true }
+        DiffSession { base, head, options, norm, matching, explain: None, names, paths, fast: true, sent: Vec::new() }
+    }
+
+    /// This session with the explanations a share link carries (`ShareNote::explained`),
+    /// which replace its own for the changes they name.
+    pub fn with_sent(mut self, sent: Vec<SentExplanation>) -> Self {
+        self.sent = sent;
+        self
     }
 
     /// The code matching.
@@ -204,6 +214,9 @@ impl<'a> DiffSession<'a> {
                 change.cause = cause;
             }
             c.changes.push(change);
+        }
+        if let (Some(b), Some(h), false) = (b, h, self.sent.is_empty()) {
+            apply(&mut c.changes, &self.sent, b, h);
         }
         c
     }

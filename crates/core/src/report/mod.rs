@@ -3,13 +3,14 @@
 //! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain/`), hotness
 //! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
 //! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
-//! (`stats_diff.rs`), file paths as a reader needs them ([`paths`]), and the words and number formats every output shares ([`wording`]).
+//! (`stats_diff.rs`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), and the words and number formats every output shares ([`wording`]).
 
 pub(crate) mod diff;
 pub(crate) mod explain;
 pub(crate) mod identical;
 pub mod paths;
 pub(crate) mod rows;
+pub(crate) mod sent;
 pub(crate) mod stats_diff;
 pub(crate) mod summary;
 pub(crate) mod types;
@@ -19,6 +20,7 @@ pub use diff::{diff_dumps, function_rows, DiffError, DiffOptions, DiffSession};
 pub use stats_diff::{
     diff_stats, failure_kind_deltas, percent, summarize, Delta, FamilySummary, StatsDiff, StatsSummary,
 };
+pub use sent::SentExplanation;
 pub use summary::ShareTally;
 pub use types::{
     Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,

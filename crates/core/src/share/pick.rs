@@ -12,7 +12,9 @@ use super::trim::{
 #[cfg(feature = "share-flate")]
 use super::{encode, TYPICAL_CHARS};
 use super::{redact, ShareNote, SharePayload, SharedSummary};
+use crate::engine::classify::Change;
 use crate::model::dump::Dump;
+use crate::report::sent::{differing, read_alike};
 use crate::report::diff::{DiffOptions, DiffSession};
 use crate::report::DiffReport;
 
@@ -96,6 +98,7 @@ impl<'a> LinkBuilder<'a> {
             left_out: self.wanted.len() - kept.min(self.wanted.len()),
             redacted: false,
             trimmed: Vec::new(),
+            explained: Vec::new(),
         }
     }
 
@@ -154,34 +157,42 @@ impl<'a> LinkBuilder<'a> {
         };
         let index_b = carried(|p| p.0, base.code.len());
         let index_h = carried(|p| p.1, head.code.len());
-        // A trim that changes what the reader sees is undone; the second round only carries
-        // whole what the first found wrong, so two rounds settle it.
-        let (rb, rh) = loop {
+        // What the sender reads of each carried pair: trimmed ones' changes were worked out
+        // with their trims; those shown whole (`also`) are read now.
+        let mut sent: Vec<((u32, u32), Vec<Change>)> =
+            kept.iter().zip(&trims).map(|(&p, t)| (p, t.changes.clone())).collect();
+        for &(b, h) in also.iter().filter(|p| !kept.contains(p)) {
+            sent.push(((b, h), readable_changes(&mut self.session, b, h)));
+        }
+        // A trim that changes what the reader sees (besides explanations, which travel in the
+        // note) is undone; the second round only carries whole what the first found wrong, so
+        // two rounds settle it.
+        let (rb, rh, explained) = loop {
             let rb = reduce_masked(base, |i, _| index_b[i].is_some(), &mb);
             let rh = reduce_masked(head, |i, _| index_h[i].is_some(), &mh);
             let mut wrong = Vec::new();
+            let mut explained = Vec::new();
             {
                 let mut check = DiffSession::new(&rb, &rh, self.session.options.clone());
-                for (&(b, h), t) in kept.iter().zip(&trims) {
-                    if whole(&mb, b as usize, base) && whole(&mh, h as usize, head) {
+                for ((b, h), changes) in &sent {
+                    let (Some(nb), Some(nh)) = (index_b[*b as usize], index_h[*h as usize]) else {
                         continue;
-                    }
-                    let (nb, nh) = (
-                        index_b[b as usize].unwrap_or(0),
-                        index_h[h as usize].unwrap_or(0),
-                    );
-                    let paired = check
-                        .matching()
-                        .pairs
-                        .iter()
-                        .any(|p| p.base == nb && p.head == nh);
-                    if !paired || readable_changes(&mut check, nb, nh) != t.changes {
-                        wrong.push((b, h));
+                    };
+                    let paired = check.matching().pairs.iter().any(|p| p.base == nb && p.head == nh);
+                    let read = paired.then(|| readable_changes(&mut check, nb, nh));
+                    match read {
+                        Some(read) if read_alike(&read, changes) => {
+                            explained.extend(differing(changes, &read, nb, nh));
+                        }
+                        _ if !(whole(&mb, *b as usize, base) && whole(&mh, *h as usize, head)) => {
+                            wrong.push((*b, *h));
+                        }
+                        _ => {}
                     }
                 }
             }
             if wrong.is_empty() {
-                break (rb, rh);
+                break (rb, rh, explained);
             }
             for (b, h) in wrong {
                 mb[b as usize] = None;
@@ -206,6 +217,7 @@ impl<'a> LinkBuilder<'a> {
             })
             .collect();
         note.trimmed = trimmed_wire(&trimmed);
+        note.explained = explained;
         self.finish(rb, rh, note)
     }
 }

@@ -4,8 +4,9 @@
 //! changes a handful. What the trimmed code cannot tell, the note carries
 //! ([`TrimmedFunction`]: the function's specialized shares, counted by the sender over the
 //! whole function). A trim is checked before it travels: the trimmed pair is diffed again
-//! and a function whose changes read differently there (another alignment, an explanation
-//! that needed a site left out) is carried whole.
+//! and a function whose changes read differently there (another alignment, other kinds) is
+//! carried whole; explanations that read differently travel in the note instead
+//! (`report/sent.rs`).
 
 use crate::cpython::normalize::Site;
 use crate::engine::align::AlignedRow;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use specdiff_core::engine::SiteView;
-use specdiff_core::report::{DiffOptions, DiffSession};
+use specdiff_core::report::{DiffOptions, DiffSession, SentExplanation};
 use specdiff_core::model::Dump;
 use specdiff_core::engine::{identity, CodeNames};
 use specdiff_core::cpython::{Normalizer, Side as CoreSide};
@@ -76,8 +76,14 @@ impl Pair {
     /// Matches `base` and `head`. Unrelated programs are diffed anyway (the report then
     /// carries a warning).
     pub fn new(base: Rc<Dump>, head: Rc<Dump>) -> Pair {
+        Pair::with_sent(base, head, Vec::new())
+    }
+
+    /// [`Pair::new`] with the explanations a share link's sender gave (they replace the
+    /// pair's own for the changes they name).
+    pub fn with_sent(base: Rc<Dump>, head: Rc<Dump>, sent: Vec<SentExplanation>) -> Pair {
         let options = DiffOptions { allow_unrelated: true, ..DiffOptions::default() };
-        Pair { matched: Matched::new((base, head), |(b, h)| DiffSession::new(b, h, options)) }
+        Pair { matched: Matched::new((base, head), |(b, h)| DiffSession::new(b, h, options).with_sent(sent)) }
     }
 
     /// The base dump.

@@ -230,7 +230,11 @@ fn reduced_links_trim_functions_to_their_changes_and_read_the_same() {
         !trimmed.is_empty(),
         "the demo's changed functions have unchanged code to leave out"
     );
-    let again = demo_report(pb, ph);
+    // Opened as the page opens it: with the explanations the sender sent.
+    let again = crate::report::DiffSession::new(pb, ph, options.clone())
+        .with_sent(p.note.explained.clone())
+        .report()
+        .unwrap();
     let named = |d: &Dump, c: u32| d.str(d.code[c as usize].qualname).to_string();
     for t in &trimmed {
         let name = named(ph, t.head_code);
@@ -306,4 +310,49 @@ fn fitting_finds_the_most_functions_under_the_cap() {
         f.tried(n, 1_000);
     }
     assert_eq!(f.best(), 0);
+}
+
+/// The fixtures' diff pairs: the demo and the explanation rules' programs on each version.
+fn fixture_pairs() -> Vec<(String, Dump, Dump)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dumps/");
+    let read = |f: String| read_dump(&f, &std::fs::read(format!("{dir}{f}")).unwrap(), ReadLimits::default()).unwrap();
+    let mut pairs = Vec::new();
+    for version in ["3.11", "3.12", "3.13"] {
+        for program in ["demo", "rules"] {
+            let (b, h) = (read(format!("{program}-base-{version}.json.gz")), read(format!("{program}-head-{version}.json.gz")));
+            pairs.push((format!("{program} {version}"), b, h));
+        }
+    }
+    pairs
+}
+
+#[test]
+fn a_trimmed_link_explains_its_changes_as_the_sender_did() {
+    let mut sent_any = 0;
+    for (name, base, head) in fixture_pairs() {
+        let report = demo_report(&base, &head);
+        let options = crate::report::DiffOptions::default();
+        let mut builder = LinkBuilder::new(&base, &head, &report, &options);
+        let p = decode(&encode(&builder.trimmed(builder.wanted(), &[])), ReadLimits::default()).unwrap();
+        let (pb, ph) = (p.base.as_ref().unwrap(), p.head.as_ref().unwrap());
+        sent_any += p.note.explained.len();
+        let opened = |sent| crate::report::DiffSession::new(pb, ph, options.clone()).with_sent(sent).report().unwrap();
+        let (with, without) = (opened(p.note.explained.clone()), opened(Vec::new()));
+        let explanations = |r: &crate::report::DiffReport, code: u32| {
+            let f = r.functions.iter().find(|f| f.head_code == code).unwrap();
+            f.changes.iter().map(|c| (c.cause, c.explanation.clone())).collect::<Vec<_>>()
+        };
+        for f in &report.functions {
+            let qualname = head.str(head.code[f.head_code as usize].qualname);
+            let Some(code) = ph.code.iter().position(|c| ph.str(c.qualname) == qualname) else { continue };
+            let sender: Vec<_> = f.changes.iter().map(|c| (c.cause, c.explanation.clone())).collect();
+            assert_eq!(explanations(&with, code as u32), sender, "{name}: {qualname}");
+        }
+        // Every explanation the link carries is one the link's dumps alone word differently.
+        for s in &p.note.explained {
+            let alone = explanations(&without, s.head_code);
+            assert_ne!(alone.get(s.change as usize), Some(&(s.cause, s.explanation.clone())), "{name}: {s:?}");
+        }
+    }
+    assert!(sent_any > 0, "no fixture pair has an explanation resting on code its link leaves out");
 }

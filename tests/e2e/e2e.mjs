@@ -127,7 +127,7 @@ try {
   await page.click('text=share link');
   await page.waitForSelector('.share-url');
   const link = await page.inputValue('.share-url');
-  check(link.includes('#share=s3.'), `share link made (${link.length} characters)`);
+  check(link.includes('#share=s4.'), `share link made (${link.length} characters)`);
   const shared = await context.newPage();
   shared.on('pageerror', (e) => consoleErrors.push(String(e)));
   await shared.goto(link);

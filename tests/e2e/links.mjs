@@ -100,7 +100,7 @@ try {
   await page.click('text=share link');
   await page.waitForSelector('.share-url');
   const buttonLink = await page.inputValue('.share-url');
-  check(buttonLink.startsWith(url + '#share=s3.') && buttonLink.includes('fn=__main__%3Adot_sum'), `the share button's link is under the sub-path, with the selection (${buttonLink.length} characters)`);
+  check(buttonLink.startsWith(url + '#share=s4.') && buttonLink.includes('fn=__main__%3Adot_sum'), `the share button's link is under the sub-path, with the selection (${buttonLink.length} characters)`);
   await page.close();
 
   const fromButton = await open(buttonLink);
@@ -118,7 +118,13 @@ try {
   const oldRows = await shownRows(old);
   check(oldRows.some((r) => r.key === key), `an old s1. link still opens (${oldRows.length} changed rows)`);
   await old.close();
-  const newer = await open(`${url}#share=s4.AAAA`);
+  // A version-3 link (dumps as dump JSON, before packed dumps) of the demo, trimmed.
+  const v3 = fs.readFileSync(path.join(root, 'crates/core/tests/fixtures/share/demo-trimmed-v3.link'), 'utf8').trim();
+  const old3 = await open(`${url}#share=${v3}&tab=functions`);
+  const old3Rows = await shownRows(old3);
+  check(old3Rows.some((r) => r.key === key), `an s3. link still opens (${old3Rows.length} changed rows)`);
+  await old3.close();
+  const newer = await open(`${url}#share=s5.AAAA`);
   await newer.waitForFunction(() => document.body.textContent.includes('made by a newer specdiff'), null, { timeout: 20000 }).catch(() => {});
   check((await newer.textContent('body')).includes('made by a newer specdiff'), 'a link of a newer version says it was made by a newer specdiff');
   await newer.close();
@@ -162,7 +168,7 @@ try {
       await capped.close();
       continue;
     }
-    check(c.link.startsWith(url + '#share=s3.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
+    check(c.link.startsWith(url + '#share=s4.'), `CPython ${c.python}${c.dropped ? ' (dropped pair)' : ''}: the CLI's link points at the page (${c.link.length} characters)`);
     // The CLI's link, with the tab and function the button's link carries.
     // The function to select: dot_sum for the demo, the report's first for other pairs (`fn`).
     const fnKey = c.fn ?? key;

@@ -41,13 +41,13 @@ pub fn parse_base(text: &str, origin: &str) -> Result<String, String> {
 
 /// A share link and what it leaves out.
 pub struct Link {
-    /// `BASE_URL#share=s3.…`.
+    /// `BASE_URL#share=s4.…`.
     pub url: String,
     /// "leaves out …" when it leaves anything out, for the rendered report.
     pub note: Option<String>,
 }
 
-/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s3.…`).
+/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s4.…`).
 pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> Link {
     let (payload, note) = share::link_payload(base, head, report, options);
     Link { url: format!("{base_url}#share={payload}"), note: share::left_out_sentence(&note) }

@@ -1,29 +1,31 @@
 //! Share links: two runs (or a reduced form of them) packed into one URL-safe string that the
 //! web viewer puts in its URL hash (`#share=s3.…`), so a diff can be pasted into a pull request.
 //!
-//! Format of a link payload, version 3 (versions 1 and 2, `s1.` and `s2.`, still open):
+//! Format of a link payload, version 4 (versions 1–3, `s1.` to `s3.`, still open):
 //!
 //! ```text
-//! "s3." + base64url( raw DEFLATE( body ) )                       (base64url without padding)
-//! body = "specdiff-share 3\n"
+//! "s4." + base64url( raw DEFLATE( body ) )                       (base64url without padding)
+//! body = "specdiff-share 4\n"
 //!        <ShareNote as JSON> "\n"
-//!        <byte length of the base dump, decimal> "\n" <base dump JSON>
-//!        <byte length of the head dump, decimal> "\n" <head dump JSON>
+//!        <byte length of the base dump, decimal> "\n" <base dump, packed>
+//!        <byte length of the head dump, decimal> "\n" <head dump, packed>
 //! ```
 //!
-//! The dumps are in the ordinary dump format (see `docs/dump-format.md`), always through
-//! [`reduce`] (to the code objects worth showing, without what no view reads); a length of 0
+//! The dumps hold what the dump format holds (see `docs/dump-format.md`): their header as the
+//! dump format's JSON, their ops and code as binary columns laid out for DEFLATE
+//! (`packed.rs`; versions 1–3 carried them whole in the dump format), always
+//! through [`reduce`] (to the code objects worth showing, without what no view reads); a length of 0
 //! means "no run on that side". The [`ShareNote`] says how much was left out and carries the
 //! sender's run-level numbers ([`SharedSummary`], written by `summary.rs`). What a link
 //! carries under its cap is `pick.rs`'s choice; since version 3 a reduced link's changed
 //! functions are trimmed to their changes and a row of context (`trim.rs`), and the note
-//! lists them with their whole-function shares ([`ShareNote::trimmed`]). Decoding reads each dump with the dump reader
-//! (every check it makes applies), and limits the link length ([`MAX_LINK_CHARS`]) and the
+//! lists them with their whole-function shares ([`ShareNote::trimmed`]). Decoding checks each dump as the dump reader
+//! does, and limits the link length ([`MAX_LINK_CHARS`]) and the
 //! decompressed size (the caller's [`ReadLimits`], at most [`MAX_BODY_BYTES`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::dump::{read_dump, to_json};
+use crate::format::dump::read_dump;
 #[cfg(feature = "share-flate")]
 use crate::format::input::read_within;
 use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
@@ -31,6 +33,7 @@ use crate::model::dump::Dump;
 use crate::report::types::{RunRef, RunSummary};
 pub use crate::report::SentExplanation;
 
+mod packed;
 mod pick;
 mod reduce;
 mod summary;
@@ -42,19 +45,26 @@ pub use reduce::{redact, reduce, short_path};
 pub use trim::{trimmed_functions, TrimmedFunction, CONTEXT_ROWS};
 
 /// The link version [`encode`] writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
-/// Prefix of the payloads [`encode`] writes (version 3).
-pub const PREFIX: &str = "s3.";
+/// Prefix of the payloads [`encode`] writes (version 4).
+pub const PREFIX: &str = "s4.";
 
 /// Prefixes of older payloads, which still open: version 1 (before links carried the
-/// sender's summary) and version 2 (before trimmed functions).
-pub const OLDER_PREFIXES: [&str; 2] = ["s1.", "s2."];
+/// sender's summary), version 2 (before trimmed functions) and version 3 (before packed
+/// dumps).
+pub const OLDER_PREFIXES: [&str; 3] = ["s1.", "s2.", "s3."];
 
 /// Inflated body [`decode`] accepts at most, whatever the caller's limits: 64 MB, far above
 /// any link a browser takes (2 MB of text inflates to ~10 MB of dump JSON), far below what
 /// stalls a tab; a deflate bomb stops here.
 pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Inflated body of a version-4 link [`read_body`] accepts at most: 16 MB. Its packed code
+/// takes up to ~12× its size in memory (an instruction of 10 bytes is a 120-byte
+/// [`crate::model::dump::Instruction`]), against ~2.5× for dump JSON; a real link's body is
+/// ~5× its DEFLATE, so a 2 MB link of real code stays under it.
+pub const MAX_PACKED_BODY_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Longest payload [`decode`] accepts (2 MB: Chromium's URL limit is 2 MiB).
 pub const MAX_LINK_CHARS: usize = 2_000_000;
@@ -129,10 +139,10 @@ pub struct SharedSummary {
     pub summary: RunSummary,
 }
 
-const MAGIC: &str = "specdiff-share 3\n";
-const OLDER_MAGICS: [&str; 2] = ["specdiff-share 1\n", "specdiff-share 2\n"];
+const MAGIC: &str = "specdiff-share 4\n";
+const OLDER_MAGICS: [&str; 3] = ["specdiff-share 1\n", "specdiff-share 2\n", "specdiff-share 3\n"];
 
-/// Packs `payload` into a link payload string (`"s3.…"`): [`pack`] of [`deflate`] of [`body`].
+/// Packs `payload` into a link payload string (`"s4.…"`): [`pack`] of [`deflate`] of [`body`].
 #[cfg(feature = "share-flate")]
 pub fn encode(payload: &SharePayload) -> String {
     pack(&deflate(&body(payload)))
@@ -144,17 +154,37 @@ pub fn body(payload: &SharePayload) -> Vec<u8> {
     body.extend(serde_json::to_vec(&payload.note).expect("a ShareNote always serializes"));
     body.push(b'\n');
     for dump in [&payload.base, &payload.head] {
-        let json = dump.as_ref().map(to_json).unwrap_or_default();
-        body.extend(format!("{}\n", json.len()).as_bytes());
-        body.extend(json);
+        let packed = dump.as_ref().map(packed::pack).unwrap_or_default();
+        body.extend(format!("{}\n", packed.len()).as_bytes());
+        body.extend(packed);
     }
     body
 }
 
-/// Raw DEFLATE of a [`body`], at the best compression flate2 has.
+/// Bodies up to this size are compressed with zopfli; flate2's best above. The body of a link
+/// of 20 trimmed functions is ~20 KB (~50 ms of zopfli); the search for what fits the cap
+/// tries links of up to 32,768 characters, whose bodies are ~100–200 KB (each ~1 s of
+/// zopfli, ~5 ms of flate2), and whole dumps of a large program are megabytes.
+#[cfg(feature = "share-flate")]
+const ZOPFLI_MAX_BODY: usize = 64 * 1024;
+
+/// Raw DEFLATE of a [`body`]: zopfli's up to [`ZOPFLI_MAX_BODY`] bytes, flate2's best above.
+/// zopfli with 5 iterations and at most 3 block splits makes the 31 KB body of the pyparsing
+/// pair's 20-function link 8.5 % smaller than flate2's best (5,586 against 6,102 bytes) in
+/// ~50 ms; its defaults gain 0.8 % more in ~6× the time (`examples/link_deflate.rs`).
 #[cfg(feature = "share-flate")]
 pub fn deflate(body: &[u8]) -> Vec<u8> {
     use std::io::Write;
+    if body.len() <= ZOPFLI_MAX_BODY {
+        let options = zopfli::Options {
+            iteration_count: std::num::NonZeroU64::new(5).expect("5 is not zero"),
+            maximum_block_splits: 3,
+            ..zopfli::Options::default()
+        };
+        let mut out = Vec::new();
+        zopfli::compress(options, zopfli::Format::Deflate, body, &mut out).expect("writing to a Vec cannot fail");
+        return out;
+    }
     let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     enc.write_all(body).expect("writing to a Vec cannot fail");
     enc.finish().expect("writing to a Vec cannot fail")
@@ -204,7 +234,7 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
         return Err(err(if newer && text.contains('.') {
             InputErrorKind::Incompatible("made by a newer specdiff: upgrade specdiff to open it".into())
         } else {
-            InputErrorKind::NotADump("it does not start with \"s3.\" (or \"s2.\", \"s1.\")".into())
+            InputErrorKind::NotADump("it does not start with \"s4.\" (or \"s3.\", \"s2.\", \"s1.\")".into())
         }));
     };
     base64url_decode(body).map_err(|at| {
@@ -242,6 +272,10 @@ pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputE
     let cut = cut_error;
     check_size(SOURCE_NAME, body.len(), limits.max_bytes)?;
     let not_share = || err(InputErrorKind::NotADump("the content is not a specdiff share".into()));
+    let packed = body.starts_with(MAGIC.as_bytes());
+    if packed && body.len() as u64 > MAX_PACKED_BODY_BYTES {
+        return Err(err(InputErrorKind::InflatedTooLarge { limit: MAX_PACKED_BODY_BYTES }));
+    }
     let rest = std::iter::once(MAGIC).chain(OLDER_MAGICS).find_map(|m| body.strip_prefix(m.as_bytes())).ok_or_else(not_share)?;
     let line = |rest: &[u8]| -> Option<(usize, usize)> {
         let nl = rest.iter().position(|&b| b == b'\n')?;
@@ -258,8 +292,11 @@ pub fn read_body(body: &[u8], limits: ReadLimits) -> Result<SharePayload, InputE
         if rest.len() < len {
             return Err(cut());
         }
-        if len > 0 {
-            dumps[i] = Some(read_dump(&format!("{SOURCE_NAME} ({side})"), &rest[..len], limits)?);
+        let name = || format!("{SOURCE_NAME} ({side})");
+        if len > 0 && packed {
+            dumps[i] = Some(packed::unpack(&name(), &rest[..len], limits)?.ok_or_else(not_share)?);
+        } else if len > 0 {
+            dumps[i] = Some(read_dump(&name(), &rest[..len], limits)?);
         }
         rest = &rest[len..];
     }

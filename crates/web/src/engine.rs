@@ -453,15 +453,26 @@ mod tests {
         // The page's button and `specdiff diff --link` build a diff's link with the same code
         // (`share::LinkBuilder`, `share::Fitting`, the same caps); natively the session
         // compresses as the CLI does, so the two payloads are the same string. Twice: the
-        // recorded demo pair (over 8,192 characters whole: its functions trimmed) and 1,500
-        // changed functions (past the cap: the most important kept, the rest counted), both
-        // with the sender's numbers.
+        // recorded demo pair (under 8,192 characters whole: both runs whole) and 1,500 changed
+        // functions of six sites each (past the cap: the most important kept, trimmed to
+        // their change, the rest counted), both with the sender's numbers.
         let read = |f: &str| std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f).unwrap();
         let many: Vec<String> = (0..1500).map(|i| format!("f{i}")).collect();
         let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let longer = |bytes: Vec<u8>| {
+            let mut v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            for c in v["code"].as_array_mut().unwrap() {
+                let ins = c["instructions"].as_array_mut().unwrap();
+                ins.extend((0..4).map(|k| serde_json::json!([4 + 2 * k, 1, 0, 2, 2, null, [34, 0, 0], [2, 2]])));
+            }
+            serde_json::to_vec(&v).unwrap()
+        };
         let pairs = [
             (read("base.json"), read("head.json")),
-            (dump_json(&names, true, "2026-01-01T00:00:00Z"), dump_json(&names, false, "2026-01-02T00:00:00Z")),
+            (
+                longer(dump_json(&names, true, "2026-01-01T00:00:00Z")),
+                longer(dump_json(&names, false, "2026-01-02T00:00:00Z")),
+            ),
         ];
         for (i, (b, h)) in pairs.into_iter().enumerate() {
             let dump = |bytes: &[u8]| specdiff_core::read_dump("x.json", bytes, ReadLimits::default()).unwrap();
@@ -478,13 +489,13 @@ mod tests {
                 assert_eq!(*redacted, redact);
                 // The box says what the link holds before it is copied.
                 let said = if redact { "; no source lines, file paths cut to their package" } else { "; source lines and full file paths" };
-                assert!(holds.contains(said) && holds.contains(["the 4 most important of 4 changed functions, trimmed", "of 1,500 changed functions, trimmed"][i]), "{holds}");
+                assert!(holds.contains(said) && holds.contains(["both runs whole", "of 1,500 changed functions, trimmed"][i]), "{holds}");
             }
             let (_, note) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact: false });
             assert_eq!(note.summary, Some(share::shared_summary(&report)), "pair {i}");
-            // The demo's four changed functions fit, trimmed; of the 1,500 some are left out.
+            // The demo fits whole; of the 1,500 some are left out, the rest trimmed.
             let trimmed = !share::trimmed_functions(&note.trimmed).is_empty();
-            assert_eq!((i, note.reduced, note.left_out > 0, trimmed), (i, true, i == 1, i == 0), "{note:?}");
+            assert_eq!((i, note.reduced, note.left_out > 0, trimmed), (i, i == 1, i == 1, i == 1), "{note:?}");
         }
     }
 

@@ -84,7 +84,7 @@ pub enum Response {
     Function(Box<FunctionDetail>),
     /// A share link payload.
     ShareLink {
-        /// `s3.…`.
+        /// `s4.…`.
         payload: String,
         /// What the link holds, in words (runs or functions, trimmed, source, paths, size
         /// warnings), shown before it is copied.

@@ -102,7 +102,7 @@ pub struct Notice {
 /// A share link made by the engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareState {
-    /// The `s3.…` payload.
+    /// The `s4.…` payload.
     pub payload: String,
     /// What the link holds, in words.
     pub note: Option<String>,

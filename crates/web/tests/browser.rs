@@ -248,7 +248,7 @@ async fn share_links_are_deflated_and_inflated_by_the_browser() {
         sleep(Duration::from_millis(20)).await;
     }
     let link = link.expect("a share link");
-    assert!(link.starts_with("s3."), "{link}");
+    assert!(link.starts_with("s4."), "{link}");
     for payload in [link.clone(), CORE_LINK.trim().to_string()] {
         let v = ask(vec![], Request::OpenShare { payload }).await;
         assert_eq!(failure(&v), None);

@@ -46,7 +46,7 @@ impl DocumentKind {
         }
     }
 
-    fn judge_text(&self, format: &str, version: Option<u64>) -> Result<(), InputErrorKind> {
+    pub(crate) fn judge_text(&self, format: &str, version: Option<u64>) -> Result<(), InputErrorKind> {
         if format != self.format {
             return Err(match self.others.iter().find(|(name, _)| *name == format) {
                 Some((_, told)) => InputErrorKind::NotADump((*told).into()),

@@ -32,6 +32,13 @@ pub fn read_dump(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Dump, I
     Ok(dump)
 }
 
+/// The checks [`read_dump`] makes of a dump built some other way than from its JSON (a
+/// share link's packed dump): its format name and version, and every table index.
+pub(crate) fn check_built(dump: &Dump) -> Result<(), InputErrorKind> {
+    DUMP.judge_text(&dump.format, Some(dump.version))?;
+    validate(dump)
+}
+
 /// Checks every table index, so consumers can index without checks.
 fn validate(d: &Dump) -> Result<(), InputErrorKind> {
     let bad = |path: String, detail: String| Err(InputErrorKind::BadField { path, detail });

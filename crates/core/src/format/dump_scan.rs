@@ -39,17 +39,6 @@ fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
     }
 }
 
-const CODE_KINDS: [CodeKind; 8] = [
-    CodeKind::Module,
-    CodeKind::Class,
-    CodeKind::Function,
-    CodeKind::Lambda,
-    CodeKind::Generator,
-    CodeKind::Coroutine,
-    CodeKind::AsyncGenerator,
-    CodeKind::Comprehension,
-];
-
 struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
@@ -348,7 +337,7 @@ impl<'a> Scanner<'a> {
 
     fn kind(&mut self) -> Option<CodeKind> {
         let name = self.plain_string()?;
-        CODE_KINDS.into_iter().find(|k| k.as_str().as_bytes() == name)
+        CodeKind::ALL.into_iter().find(|k| k.as_str().as_bytes() == name)
     }
 
     /// The next value, cut out and parsed by serde.

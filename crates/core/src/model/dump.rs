@@ -262,6 +262,19 @@ pub enum CodeKind {
 }
 
 impl CodeKind {
+    /// Every kind, in declaration order (the dump scanner looks names up in it; the packed
+    /// dumps of share links number kinds by it, so its order is part of that format).
+    pub const ALL: [CodeKind; 8] = [
+        CodeKind::Module,
+        CodeKind::Class,
+        CodeKind::Function,
+        CodeKind::Lambda,
+        CodeKind::Generator,
+        CodeKind::Coroutine,
+        CodeKind::AsyncGenerator,
+        CodeKind::Comprehension,
+    ];
+
     /// The name used in the dump format.
     pub fn as_str(self) -> &'static str {
         match self {

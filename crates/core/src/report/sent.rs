@@ -32,8 +32,11 @@ pub struct SentExplanation {
 }
 
 fn known_cause<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cause>, D::Error> {
-    let value = Option::<serde_json::Value>::deserialize(d)?;
-    Ok(value.and_then(|v| serde_json::from_value(v).ok()))
+    // Read as text first (not as a `serde_json::Value`, whose reader is ~5 KB of the
+    // viewer's wasm), then as one of this specdiff's causes.
+    use serde::de::value::{Error, StrDeserializer};
+    let name = Option::<String>::deserialize(d)?;
+    Ok(name.and_then(|n| Cause::deserialize(StrDeserializer::<Error>::new(&n)).ok()))
 }
 
 /// True when `a` and `b` are the same changes, explanations aside.

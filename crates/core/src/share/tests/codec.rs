@@ -65,7 +65,7 @@ fn links_from_any_deflate_encoder_decode() {
 }
 
 #[test]
-fn version_1_and_2_links_still_open_and_keep_their_fields() {
+fn links_of_versions_1_to_3_still_open_and_keep_their_fields() {
     let d = sample();
     let note = ShareNote {
         left_out: 3,
@@ -78,29 +78,21 @@ fn version_1_and_2_links_still_open_and_keep_their_fields() {
         note,
     };
     // A version-1 link: the old magic and prefix, a note without the new fields.
-    let mut v1 = body(&p);
     let old_note = br#"{"base_code_total":0,"head_code_total":0,"reduced":false,"comment":null}"#;
-    let note_end = v1
-        .iter()
-        .skip(MAGIC.len())
-        .position(|&b| b == b'\n')
-        .unwrap()
-        + MAGIC.len();
-    v1.splice(
-        ..note_end,
-        OLDER_MAGICS[0].bytes().chain(old_note.iter().copied()),
-    );
+    let v1 = dump_format_body(OLDER_MAGICS[0], old_note, &p);
     let mut link = OLDER_PREFIXES[0].to_string();
     base64url_encode(&deflate(&v1), &mut link);
     let back = decode(&link, ReadLimits::default()).unwrap();
     assert_eq!((back.base, back.note), (Some(d), ShareNote::default()));
-    // A version-2 link (the magic and prefix before trimmed functions) opens with its fields.
-    let mut v2 = body(&p);
-    v2.splice(..MAGIC.len(), OLDER_MAGICS[1].bytes());
-    let mut link = OLDER_PREFIXES[1].to_string();
-    base64url_encode(&deflate(&v2), &mut link);
-    assert_eq!(decode(&link, ReadLimits::default()).unwrap().note, p.note);
-    // Version 3 keeps them.
+    // Links of versions 2 and 3 (the magic and prefix before trimmed functions, and before
+    // packed dumps) open with their fields.
+    for v in [1, 2] {
+        let old = dump_format_body(OLDER_MAGICS[v], &serde_json::to_vec(&p.note).unwrap(), &p);
+        let mut link = OLDER_PREFIXES[v].to_string();
+        base64url_encode(&deflate(&old), &mut link);
+        assert_eq!(decode(&link, ReadLimits::default()).unwrap(), p, "version {}", v + 1);
+    }
+    // Version 4 keeps them.
     assert_eq!(
         decode(&encode(&p), ReadLimits::default()).unwrap().note,
         p.note
@@ -122,6 +114,15 @@ fn deflate_bombs_stop_at_the_body_limit() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("64") && !e.contains('\n'), "{e}");
+}
+
+#[test]
+fn packed_bodies_stop_at_their_own_limit() {
+    // 17 MB after a version-4 magic: refused by size before any of it is unpacked.
+    let mut body = MAGIC.as_bytes().to_vec();
+    body.resize(17 * 1024 * 1024, b' ');
+    let e = read_body(&body, ReadLimits::default()).unwrap_err().to_string();
+    assert!(e.starts_with("share link: ") && e.contains("16 MB"), "{e}");
 }
 
 #[test]
@@ -218,7 +219,7 @@ fn bad_links_get_clear_messages() {
     let msg = |s: &str| decode(s, l).unwrap_err().to_string();
     assert_eq!(msg(""), "share link: empty file");
     assert!(
-        msg("hello").contains("does not start with \"s3.\" (or \"s2.\", \"s1.\")"),
+        msg("hello").contains("does not start with \"s4.\" (or \"s3.\", \"s2.\", \"s1.\")"),
         "{}",
         msg("hello")
     );

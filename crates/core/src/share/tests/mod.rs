@@ -1,11 +1,13 @@
 //! Tests of share links: the wire format and hostile input (`codec.rs`), what a link of a
-//! real diff carries (`links.rs`). The shared fixtures are here.
+//! real diff carries (`links.rs`), the packed dumps of version 4 (`packing.rs`). The shared fixtures are here.
 
 use super::*;
+use crate::format::dump::to_json;
 use crate::model::dump::{Churn, CodeInfo, CodeKind, FileInfo, Instruction, OpInfo};
 
 mod codec;
 mod links;
+mod packing;
 
 fn sample() -> Dump {
     let strings: Vec<String> = [
@@ -98,6 +100,19 @@ fn sample() -> Dump {
 
 
 /// The demo pair recorded in `www/demo` (real CPython 3.11.7 runs of `examples/demo`).
+/// A link body as versions 1–3 wrote it: `magic`, `note`, then the dumps in the dump format.
+fn dump_format_body(magic: &str, note: &[u8], p: &SharePayload) -> Vec<u8> {
+    let mut out = magic.as_bytes().to_vec();
+    out.extend(note);
+    out.push(b'\n');
+    for dump in [&p.base, &p.head] {
+        let json = dump.as_ref().map(to_json).unwrap_or_default();
+        out.extend(format!("{}\n", json.len()).as_bytes());
+        out.extend(json);
+    }
+    out
+}
+
 fn demo_pair() -> (Dump, Dump) {
     let read = |f: &str| {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f;

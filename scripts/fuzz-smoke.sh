@@ -47,6 +47,8 @@ seed() {
         dump_reader)
             for f in "$fixtures"/*.json.gz; do
                 [ -e "$f" ] || continue
+                # Small seeds only (the pyparsing fixtures inflate to ~500 KB).
+                [ "$(gzip -dc "$f" | wc -c)" -lt 102400 ] || continue
                 local b; b="$(basename "$f" .gz)"
                 cp -n "$f" "$dir/$b.gz"
                 [ -e "$dir/$b" ] || gzip -dc "$f" > "$dir/$b"

@@ -357,3 +357,30 @@ fn a_trimmed_link_explains_its_changes_as_the_sender_did() {
     }
     assert!(sent_any > 0, "no fixture pair has an explanation resting on code its link leaves out");
 }
+
+#[test]
+fn a_typical_pull_requests_link_fits_in_8_kb() {
+    // Issue 13's budget: the diff of a typical pull request, 20 changed functions of a real
+    // program, in at most 8,192 characters. The functions whose specialization changed
+    // between pyparsing 3.2.0 and 3.2.3 under the same workload on CPython 3.12.1
+    // (`tests/fixtures/dumps/README.md`).
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dumps/");
+    let read = |f: &str| read_dump(f, &std::fs::read(format!("{dir}{f}")).unwrap(), ReadLimits::default()).unwrap();
+    let (base, head) = (read("pyparsing-3.2.0-3.12.json.gz"), read("pyparsing-3.2.3-3.12.json.gz"));
+    let report = demo_report(&base, &head);
+    let mut builder = LinkBuilder::new(&base, &head, &report, &crate::report::DiffOptions::default());
+    assert!(builder.wanted() >= 30, "{} changed functions", builder.wanted());
+    let twenty = builder.trimmed(20, &[]);
+    assert_eq!(twenty.note.left_out, builder.wanted() - 20);
+    assert_eq!(trimmed_functions(&twenty.note.trimmed).len(), 20, "all 20 travel trimmed");
+    let link = encode(&twenty);
+    assert!(link.len() <= TYPICAL_CHARS, "20 functions take {} characters", link.len());
+    // Version 3's layout of the same payload did not fit.
+    let old = dump_format_body("specdiff-share 3\n", &serde_json::to_vec(&twenty.note).unwrap(), &twenty);
+    let mut v3 = OLDER_PREFIXES[2].to_string();
+    base64url_encode(&deflate(&old), &mut v3);
+    assert!(v3.len() > TYPICAL_CHARS, "version 3: {} characters", v3.len());
+    // The CLI's link at that cap keeps at least those 20.
+    let (link, note) = link_payload(&base, &head, &report, LinkOptions { cap: TYPICAL_CHARS, redact: false });
+    assert!(link.len() <= TYPICAL_CHARS && builder.wanted() - note.left_out >= 20, "{} functions in {}", builder.wanted() - note.left_out, link.len());
+}

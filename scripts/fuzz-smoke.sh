@@ -47,7 +47,7 @@ seed() {
         dump_reader)
             for f in "$fixtures"/*.json.gz; do
                 [ -e "$f" ] || continue
-                # Small seeds only (the pyparsing fixtures inflate to ~500 KB).
+                # Small seeds only (the pyparsing fixtures inflate to ~290 KB).
                 [ "$(gzip -dc "$f" | wc -c)" -lt 102400 ] || continue
                 local b; b="$(basename "$f" .gz)"
                 cp -n "$f" "$dir/$b.gz"

@@ -272,6 +272,57 @@ fn demo_pair_loses_one_of_two_slot_loads() {
     }
 }
 
+/// Explanations cite the runs' failure kinds when both dumps have pystats (issue 16): the
+/// corpus pair whose accumulator starts as a float loses `BINARY_OP_ADD_INT`, the rule says
+/// int/float mixing, and the stats agree with CPython's own reason for the failed attempts
+/// ("add different types", which only head's runs record). A change the stats cannot speak
+/// to (`dot_sum`'s load that became `getattr`: no site left to fail) gets no such words.
+#[test]
+fn explanations_cite_the_failure_kinds_that_grew() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for py in pystats_builds("explanations_cite_the_failure_kinds_that_grew") {
+        let v = py.minor;
+        let tmp = tempfile::tempdir().unwrap();
+        let case = repo_root().join("crates/cli/tests/programs/explain/op_int_accumulator_float");
+        dump_stats(&py, tmp.path(), "base", &[case.join("base.py").to_str().unwrap()]);
+        dump_stats(&py, tmp.path(), "head", &[case.join("head.py").to_str().unwrap()]);
+        let report = diff_json(&tmp.path().join(format!("base-{v}.json")), &tmp.path().join(format!("head-{v}.json")));
+        let lost: Vec<&serde_json::Value> = report["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| f["changes"].as_array().unwrap())
+            .filter(|c| c["kind"] == "lost" && c["family"] == "BINARY_OP")
+            .collect();
+        assert!(!lost.is_empty(), "{v}: no lost BINARY_OP site: {report}");
+        for c in lost {
+            let why = c["explanation"].as_str().unwrap_or_default();
+            assert_eq!(c["cause"], "int_float_mixing", "{v}: {why}");
+            assert!(
+                why.contains("; pystats agree: BINARY_OP specializations failed ") && why.contains(" for “add different types” in head (0 in base)"),
+                "{v}: {why}"
+            );
+        }
+        // The demo's getattr change: its loss has no site in head, the stats stay out of it.
+        let demo = repo_root().join("examples/demo");
+        dump_stats(&py, tmp.path(), "demo-base", &[demo.join("base.py").to_str().unwrap(), "3"]);
+        dump_stats(&py, tmp.path(), "demo-head", &[demo.join("head.py").to_str().unwrap(), "3"]);
+        let report = diff_json(&tmp.path().join(format!("demo-base-{v}.json")), &tmp.path().join(format!("demo-head-{v}.json")));
+        for c in report["functions"].as_array().unwrap().iter().flat_map(|f| f["changes"].as_array().unwrap()) {
+            if c["cause"] == "getattr_call" {
+                assert!(!c["explanation"].as_str().unwrap().contains("pystats"), "{v}: {c}");
+            }
+        }
+    }
+}
+
+/// `specdiff diff --format json BASE HEAD`, parsed.
+fn diff_json(base: &Path, head: &Path) -> serde_json::Value {
+    let o = specdiff().args(["diff", "--format", "json"]).arg(base).arg(head).output().expect("specdiff runs");
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("a JSON report")
+}
+
 /// On a pystats build the dump is written by a forked child: the program's output still comes
 /// out once, in full, and its exit status and exception are specdiff's and the dump's.
 #[test]

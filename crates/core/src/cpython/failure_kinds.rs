@@ -471,6 +471,15 @@ pub fn failure_kind_name(minor: Option<(u32, u32)>, family: &str, kind: u32) -> 
     FailureKindName { label: format!("kind {kind}"), constant: None }
 }
 
+/// Every label the tables give, for tests that name kinds.
+#[cfg(test)]
+pub(crate) fn all_labels() -> Vec<String> {
+    [FAIL_KINDS_311, FAIL_KINDS_312, FAIL_KINDS_313, COMMON_KINDS_313]
+        .iter()
+        .flat_map(|t| t.iter().map(|(_, _, name)| name.replace('_', " ").to_ascii_lowercase()))
+        .collect()
+}
+
 fn group_312(family: &str) -> &str {
     if family == "LOAD_SUPER_ATTR" {
         "SUPER"

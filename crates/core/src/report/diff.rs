@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::align::{align_sites, AlignOptions, AlignedRow, RowKind};
 use crate::engine::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
 use crate::model::dump::Dump;
-use crate::report::explain::{explain, ExplainContext, Facts};
+use crate::report::explain::{explain, stats_evidence, ExplainContext, Facts};
 use crate::report::sent::{apply, SentExplanation};
 use crate::report::identical::FastPath;
 use crate::report::paths::PathDisplay;
@@ -210,6 +210,11 @@ impl<'a> DiffSession<'a> {
                     base_key: row.base.map(|i| c.base_sites[i as usize].key),
                 };
                 let (cause, why) = explain(ctx, &facts).unzip();
+                let stats = ctx.failure_growth().and_then(|g| stats_evidence(g, &change, cause));
+                let why = match (why, stats) {
+                    (Some(w), Some(s)) => Some(format!("{w}; {s}")),
+                    (w, s) => w.or(s),
+                };
                 change.explanation = crate::report::wording::with_evidence(&change, why);
                 change.cause = cause;
             }

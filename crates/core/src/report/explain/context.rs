@@ -12,6 +12,7 @@ use crate::model::dump::{CodeKind, Dump};
 use crate::engine::matching::{identity, Matching};
 
 use super::program::ProgramFacts;
+use super::stats_evidence::{failure_growth, FailureGrowth};
 use crate::cpython::normalize::{Key, Normalizer, Side, Site};
 
 /// Facts about a program pair that rules need beyond one site, computed once per diff.
@@ -27,6 +28,8 @@ pub(crate) struct ExplainContext<'a> {
     pub(super) added_children: HashMap<u32, Vec<(String, u32, Vec<Key>)>>,
     /// Classes and definitions of each program, made when a class or callee rule first asks.
     facts: (OnceCell<ProgramFacts>, OnceCell<ProgramFacts>),
+    /// The pystats failure kinds that grew, when both runs have stats; made when first asked.
+    failure_growth: OnceCell<Option<FailureGrowth>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -83,7 +86,16 @@ impl<'a> ExplainContext<'a> {
             global_writes: OnceCell::new(),
             added_children,
             facts: (OnceCell::new(), OnceCell::new()),
+            failure_growth: OnceCell::new(),
         }
+    }
+
+    /// The pystats failure kinds that grew from base to head (`stats_evidence.rs`), when both
+    /// runs have stats.
+    pub(crate) fn failure_growth(&self) -> Option<&FailureGrowth> {
+        self.failure_growth
+            .get_or_init(|| Some(failure_growth(self.base.pystats.as_ref()?, self.head.pystats.as_ref()?)))
+            .as_ref()
     }
 
     /// Base's classes and definitions.

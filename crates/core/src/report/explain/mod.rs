@@ -10,8 +10,10 @@ mod code_rules;
 mod context;
 mod program;
 mod site_rules;
+mod stats_evidence;
 
 pub(crate) use context::{ExplainContext, Facts};
+pub(crate) use stats_evidence::stats_evidence;
 
 use crate::engine::classify::Cause;
 

@@ -201,7 +201,7 @@ pub(super) fn operand_lost(f: &Facts) -> Option<(Cause, String)> {
         return None;
     }
     let operand_families =
-        ["BINARY_OP", "COMPARE_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "CONTAINS_OP", "UNPACK_SEQUENCE", "FOR_ITER", "TO_BOOL"];
+        ["BINARY_OP", "COMPARE_OP", "BINARY_SUBSCR", "STORE_SUBSCR", "CONTAINS_OP", "UNPACK_SEQUENCE", "FOR_ITER", "TO_BOOL", "SEND"];
     if !operand_families.contains(&f.change.family.as_str()) {
         return None;
     }
@@ -228,7 +228,7 @@ fn subject(family: &str, operand: Option<&str>) -> String {
         ("CONTAINS_OP", _) => "the container tested with `in`".into(),
         ("UNPACK_SEQUENCE", _) => "the sequence unpacked".into(),
         ("TO_BOOL", _) => "the value tested".into(),
-        ("SEND", _) => "the awaited object".into(),
+        ("SEND", _) => "the object awaited or delegated to (`await`, `yield from`)".into(),
         (_, Some(o)) if !o.is_empty() => format!("the operand of `{o}`"),
         _ => "the operand".into(),
     }

@@ -80,6 +80,8 @@ pub enum Cause {
     InstanceLayout,
     /// The called function is defined differently, or the line calls another one.
     CalleeChanged,
+    /// The called class gained or lost a metaclass.
+    Metaclass,
     /// The operand's type changed from one specialized type to another.
     OperandType,
     /// A still-specialized site's guard fails on what reaches it.

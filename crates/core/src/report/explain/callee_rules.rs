@@ -55,8 +55,8 @@ fn definition_change(name: &str, now: &Def, then: &Def) -> Option<String> {
         (DefKind::Function { generator: false, .. }, DefKind::Function { generator: true, .. }) => {
             return Some(format!("`{name}` is no longer a generator function in head (line {})", now.line));
         }
-        (DefKind::Class, DefKind::Function { .. }) => return Some(format!("`{name}` is a class in head (line {}), where it was a function", now.line)),
-        (DefKind::Function { .. }, DefKind::Class) => return Some(format!("`{name}` is a function in head (line {}), where it was a class", now.line)),
+        (DefKind::Class { .. }, DefKind::Function { .. }) => return Some(format!("`{name}` is a class in head (line {}), where it was a function", now.line)),
+        (DefKind::Function { .. }, DefKind::Class { .. }) => return Some(format!("`{name}` is a function in head (line {}), where it was a class", now.line)),
         (DefKind::Value(_), DefKind::Function { .. }) => {
             return Some(format!("`{name}` is assigned a value in head (line {}), where it was a `def`", now.line))
         }
@@ -93,12 +93,29 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     for n in names_h.iter().filter(|n| names_b.contains(n)) {
         for (key, now) in defs_named(head, n) {
             let Some(then) = base.defs.get(key) else { continue };
+            if let Some(why) = metaclass_change(n, now, then) {
+                return Some((Cause::Metaclass, why));
+            }
             if let Some(why) = definition_change(n, now, then) {
                 return Some((Cause::CalleeChanged, why));
             }
         }
     }
     None
+}
+
+/// A called class whose statement names a metaclass in one program and not in the other.
+fn metaclass_change(name: &str, now: &Def, then: &Def) -> Option<String> {
+    let (DefKind::Class { metaclass: m_now }, DefKind::Class { metaclass: m_then }) = (&now.kind, &then.kind) else {
+        return None;
+    };
+    let named = |m: &str| if m.is_empty() { "a metaclass".to_string() } else { format!("the metaclass `{m}`") };
+    let rule = "CPython specializes a call of a class (`CALL_ALLOC_AND_ENTER_INIT`, 3.13+) only when its metaclass is `type`";
+    match (m_now, m_then) {
+        (Some(m), None) => Some(format!("class `{name}` is made by {} in head (line {}), by `type` in base; {rule}", named(m), now.line)),
+        (None, Some(m)) => Some(format!("class `{name}` is no longer made by {} in head (line {}); {rule}", named(m), now.line)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -127,5 +144,17 @@ mod tests {
         assert!(definition_change("f", &gen, &plain).unwrap().contains("became a generator"));
         let kw = f(vec![], false, "def f(a, *, b=1):");
         assert!(definition_change("f", &kw, &plain).unwrap().contains("`def f(a, *, b=1):` in head"));
+    }
+
+    #[test]
+    fn a_metaclass_gained_or_lost_is_said_and_an_unchanged_one_is_not() {
+        let class = |metaclass: Option<&str>| Def { kind: DefKind::Class { metaclass: metaclass.map(str::to_string) }, line: 12, signature: None, unseen: false };
+        let (plain, meta, other) = (class(None), class(Some("Registered")), class(Some("")));
+        assert!(metaclass_change("P", &meta, &plain).unwrap().starts_with("class `P` is made by the metaclass `Registered` in head (line 12), by `type` in base"));
+        assert!(metaclass_change("P", &plain, &other).unwrap().starts_with("class `P` is no longer made by a metaclass in head"));
+        assert_eq!(metaclass_change("P", &meta, &meta), None);
+        assert_eq!(metaclass_change("P", &plain, &plain), None);
+        let function = Def { kind: DefKind::Function { decorators: vec![], generator: false }, line: 3, signature: None, unseen: false };
+        assert_eq!(metaclass_change("P", &meta, &function), None, "a function that became a class is the callee rule's");
     }
 }

@@ -120,7 +120,7 @@ fn describe(d: &Def) -> String {
     match &d.kind {
         DefKind::Function { decorators, .. } if !decorators.is_empty() => format!("a method decorated with `@{}`", decorators.join("`, `@")),
         DefKind::Function { .. } => "a method".into(),
-        DefKind::Class => "a nested class".into(),
+        DefKind::Class { .. } => "a nested class".into(),
         DefKind::Value(names) if !names.is_empty() => format!("a class attribute made by `{}`", names[0]),
         DefKind::Value(_) => "a class attribute".into(),
     }

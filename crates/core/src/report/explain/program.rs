@@ -17,8 +17,10 @@ pub(super) enum DefKind {
     Value(Vec<String>),
     /// `def name` (with its decorators' names, outermost first) or a lambda.
     Function { decorators: Vec<String>, generator: bool },
-    /// `class name`.
-    Class,
+    /// `class name`, with the metaclass its statement names (`class P(metaclass=Meta)`: the
+    /// name loaded for it, `""` when it is not a plain name; inherited metaclasses are not
+    /// followed).
+    Class { metaclass: Option<String> },
 }
 
 /// One definition in a module or class body.
@@ -40,7 +42,7 @@ impl Def {
         let names = match &self.kind {
             DefKind::Function { decorators, .. } => decorators,
             DefKind::Value(names) => names,
-            DefKind::Class => return None,
+            DefKind::Class { .. } => return None,
         };
         names.iter().map(String::as_str).find(|n| matches!(*n, "property" | "cached_property" | "functools.cached_property"))
     }
@@ -155,7 +157,7 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
             (Some(m), Some(_)) => {
                 let class = segment.iter().any(|s| family(d, s) == "LOAD_BUILD_CLASS");
                 if class {
-                    DefKind::Class
+                    DefKind::Class { metaclass: metaclass(d, &segment) }
                 } else {
                     let before = &segment[..m];
                     let after = &segment[m + 1..];
@@ -188,6 +190,20 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         segment.clear();
     }
     defs
+}
+
+/// The metaclass a class statement's instructions (`segment`, `LOAD_BUILD_CLASS` … the call)
+/// pass: the keyword names (3.11/3.12 `KW_NAMES`, 3.13+ a constant tuple before `CALL_KW`)
+/// hold `'metaclass'`, and when they hold nothing else its value is the name loaded just
+/// before them.
+fn metaclass(d: &Dump, segment: &[&Instruction]) -> Option<String> {
+    let at = segment.iter().position(|s| {
+        let repr = d.str(s.argrepr);
+        repr.starts_with('(') && repr.contains("'metaclass'") && matches!(family(d, s).as_ref(), "KW_NAMES" | "LOAD_CONST")
+    })?;
+    let only = d.str(segment[at].argrepr) == "('metaclass',)";
+    let name = segment[..at].last().and_then(|s| loaded_name(d, s)).filter(|_| only);
+    Some(name.unwrap_or("").to_string())
 }
 
 /// `0.0`, `-1.5`, `2e-05`, `inf` as `repr()` writes floats (no parser: it would cost the web
@@ -300,6 +316,42 @@ mod tests {
             assert!(!is_float_literal(no), "{no}");
         }
     }
+    #[test]
+    fn metaclasses_are_read_from_the_class_statement() {
+        // 3.12 passes keyword names with KW_NAMES, 3.13 as a constant tuple before CALL_KW.
+        for (version, kw, call) in [("3.12.1", "KW_NAMES", "CALL"), ("3.13.0", "LOAD_CONST", "CALL_KW")] {
+            let class = |name: &str, line: u32, keywords: Option<(&str, &str)>| {
+                let mut ins = vec![
+                    ("LOAD_BUILD_CLASS".to_string(), String::new()),
+                    ("LOAD_CONST".into(), format!("<code object {name} at 0x1, file \"m.py\", line {line}>")),
+                    ("MAKE_FUNCTION".into(), String::new()),
+                    ("LOAD_CONST".into(), format!("'{name}'")),
+                ];
+                match keywords {
+                    Some((value, names)) => ins.extend([
+                        ("LOAD_NAME".into(), value.to_string()),
+                        (kw.to_string(), names.to_string()),
+                        (call.to_string(), "3".into()),
+                    ]),
+                    None => ins.push((call.to_string(), "2".into())),
+                }
+                ins.push(("STORE_NAME".into(), name.to_string()));
+                ins.into_iter().map(move |(op, repr)| (op, repr, line))
+            };
+            let mut b = DumpBuilder::new(version);
+            let all = class("Plain", 1, None)
+                .chain(class("Meta", 3, Some(("Registered", "('metaclass',)"))))
+                .chain(class("Both", 5, Some(("flag", "('metaclass', 'flag')"))));
+            all.fold(b.code("m", "<module>", 1), |m, (op, repr, line)| m.ins(&op, &repr, line)).finish();
+            let facts = ProgramFacts::of(&b.build());
+            let kind = |n: &str| facts.defs[&("m".to_string(), n.to_string())].kind.clone();
+            assert_eq!(kind("Plain"), DefKind::Class { metaclass: None }, "{version}");
+            assert_eq!(kind("Meta"), DefKind::Class { metaclass: Some("Registered".into()) }, "{version}");
+            // With other keywords the value's name is not told apart: "a metaclass".
+            assert_eq!(kind("Both"), DefKind::Class { metaclass: Some(String::new()) }, "{version}");
+        }
+    }
+
     #[test]
     fn decorators_are_read_from_the_body() {
         let mut b = DumpBuilder::new("3.12.1");

@@ -61,6 +61,7 @@ fn kinds_of(cause: Cause) -> &'static [&'static str] {
             "different types",
         ],
         Cause::CallForm => &["kwnames", "complex parameters"],
+        Cause::Metaclass => &["metaclass"],
         _ => &[],
     }
 }
@@ -122,6 +123,7 @@ mod tests {
             Cause::GlobalsWritten,
             Cause::IntFloatMixing,
             Cause::CallForm,
+            Cause::Metaclass,
         ] {
             for kind in kinds_of(cause) {
                 assert!(labels.iter().any(|l| l == kind), "{cause:?}: {kind} is no failure kind");

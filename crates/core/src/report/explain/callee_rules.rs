@@ -110,7 +110,7 @@ fn metaclass_change(name: &str, now: &Def, then: &Def) -> Option<String> {
         return None;
     };
     let named = |m: &str| if m.is_empty() { "a metaclass".to_string() } else { format!("the metaclass `{m}`") };
-    let rule = "CPython specializes a call of a class (`CALL_ALLOC_AND_ENTER_INIT`, 3.13+) only when its metaclass is `type`";
+    let rule = "3.13+ specializes a class call only when its metaclass is `type`";
     match (m_now, m_then) {
         (Some(m), None) => Some(format!("class `{name}` is made by {} in head (line {}), by `type` in base; {rule}", named(m), now.line)),
         (None, Some(m)) => Some(format!("class `{name}` is no longer made by {} in head (line {}); {rule}", named(m), now.line)),

@@ -7,7 +7,7 @@
 use crate::engine::classify::{Cause, ChangeKind};
 
 use super::context::{ExplainContext, Facts};
-use super::program::{Def, DefKind, ProgramFacts};
+use super::program::{parameters, Def, DefKind, ProgramFacts};
 
 /// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`).
 fn called_names(line: &str) -> Vec<&str> {
@@ -62,8 +62,10 @@ fn definition_change(name: &str, now: &Def, then: &Def) -> Option<String> {
         }
         _ => {}
     }
-    match (&now.signature, &then.signature) {
-        (Some(n), Some(t)) if n != t => Some(format!("`{name}`'s signature changed: `{n}` in head (line {}), was `{t}`", now.line)),
+    // Annotations and default values do not change how a call is specialized; the parameters do.
+    let shape = |d: &Def| d.signature.as_deref().and_then(parameters);
+    match (shape(now), shape(then)) {
+        (Some(n), Some(t)) if n != t => Some(format!("`{name}`'s parameters changed: `{n}` in head (line {}), were `{t}`", now.line)),
         _ => None,
     }
 }
@@ -143,7 +145,10 @@ mod tests {
         let gen = f(vec![], true, "def f(a):");
         assert!(definition_change("f", &gen, &plain).unwrap().contains("became a generator"));
         let kw = f(vec![], false, "def f(a, *, b=1):");
-        assert!(definition_change("f", &kw, &plain).unwrap().contains("`def f(a, *, b=1):` in head"));
+        assert!(definition_change("f", &kw, &plain).unwrap().contains("parameters changed: `(a, *, b=…)` in head (line 3), were `(a)`"));
+        // Annotations alone change nothing a call depends on.
+        let annotated = f(vec![], false, "def f(a: int) -> int:");
+        assert_eq!(definition_change("f", &annotated, &plain), None);
     }
 
     #[test]

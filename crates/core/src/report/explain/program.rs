@@ -131,11 +131,62 @@ fn code_const_name(repr: &str) -> Option<&str> {
 
 /// The `def …:` line of a function starting at `first_line`: the first of up to eight lines
 /// (decorators come first) that starts with `def` or `async def`.
+/// The `def …:` text of a function, its lines joined when the parameters span several (up to
+/// 40 lines; `None` when it does not close by then or the source is missing).
 fn signature(d: &Dump, c: &CodeInfo) -> Option<String> {
-    (c.first_line..c.first_line + 8).find_map(|l| {
-        let text = d.source_line(c.file, l)?.trim();
-        (text.starts_with("def ") || text.starts_with("async def ")).then(|| text.to_string())
-    })
+    let start = (c.first_line..c.first_line + 8).find(|&l| {
+        d.source_line(c.file, l).map(str::trim).is_some_and(|t| t.starts_with("def ") || t.starts_with("async def "))
+    })?;
+    let mut text = String::new();
+    for l in start..start + 40 {
+        let line = d.source_line(c.file, l)?.trim();
+        if !text.is_empty() && !text.ends_with('(') && !line.starts_with(')') {
+            text.push(' ');
+        }
+        text.push_str(line);
+        if parameters(&text).is_some() {
+            return Some(text);
+        }
+    }
+    None
+}
+
+/// The parameters of a `def` text as a call sees them: names, `/`, `*`, `**`, and `=…` for a
+/// default, without annotations and default values (`(self, loc, *, flag=…)`). `None` when
+/// the parentheses do not close. Brackets and quotes nest; no Python parser.
+pub(super) fn parameters(def: &str) -> Option<String> {
+    let open = def.find('(')?;
+    let (mut depth, mut quote, mut params, mut current) = (0i32, None::<char>, Vec::new(), String::new());
+    for ch in def[open + 1..].chars() {
+        if let Some(q) = quote {
+            if ch == q {
+                quote = None;
+            }
+            continue;
+        }
+        match ch {
+            '\'' | '"' => quote = Some(ch),
+            '(' | '[' | '{' => depth += 1,
+            ')' if depth == 0 => {
+                params.push(current);
+                let shape: Vec<String> = params
+                    .iter()
+                    .map(|p| p.trim())
+                    .filter(|p| !p.is_empty())
+                    .map(|p| {
+                        let name = p.split([':', '=']).next().unwrap_or("").trim();
+                        if p.contains('=') { format!("{name}=…") } else { name.to_string() }
+                    })
+                    .collect();
+                return Some(format!("({})", shape.join(", ")));
+            }
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => params.push(std::mem::take(&mut current)),
+            _ if depth == 0 => current.push(ch),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What a module or class body defines.
@@ -350,6 +401,18 @@ mod tests {
             // With other keywords the value's name is not told apart: "a metaclass".
             assert_eq!(kind("Both"), DefKind::Class { metaclass: Some(String::new()) }, "{version}");
         }
+    }
+
+    #[test]
+    fn parameters_leave_out_annotations_and_default_values() {
+        assert_eq!(parameters("def preParse(self, instring: str, loc: int) -> int:").unwrap(), "(self, instring, loc)");
+        assert_eq!(parameters("def preParse(self, instring, loc):").unwrap(), "(self, instring, loc)");
+        assert_eq!(
+            parameters("def f(a, /, b: Union[int, str] = (1, 2), *args, sep: str = \", )\", flag=False, **kw: Any) -> None:").unwrap(),
+            "(a, /, b=…, *args, sep=…, flag=…, **kw)"
+        );
+        assert_eq!(parameters("def as_list(self, *, flatten: bool = False) -> list:").unwrap(), "(self, *, flatten=…)");
+        assert_eq!(parameters("def try_parse("), None, "not closed");
     }
 
     #[test]

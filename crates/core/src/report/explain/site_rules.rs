@@ -279,7 +279,9 @@ fn guard_words(family: &str) -> &'static str {
         "LOAD_ATTR" | "LOAD_METHOD" | "STORE_ATTR" | "LOAD_SUPER_ATTR" => {
             "its guard fails: the receiver's type, or that type's version (it changes when the class is modified), is not the one it was specialized for"
         }
-        "CALL" | "CALL_KW" | "PRECALL" => "its guard fails: the callee is not the one it was specialized for",
+        "CALL" | "CALL_KW" | "PRECALL" => {
+            "its guard fails: the callee is not the one it was specialized for, or (in deep recursion) its frame does not fit the thread's data stack"
+        }
         "LOAD_GLOBAL" => "its guard fails: the module's or the builtins' dict keys changed since it specialized",
         "BINARY_OP" | "COMPARE_OP" | "CONTAINS_OP" | "TO_BOOL" => "its guard fails: operands of other types reach it",
         "BINARY_SUBSCR" | "STORE_SUBSCR" | "UNPACK_SEQUENCE" | "FOR_ITER" | "SEND" => {

@@ -365,18 +365,20 @@ fn fail_on_regression_exit_codes() {
         assert!(stdout(&o).contains("Regression gate: FAILED"), "{v}");
         assert_eq!(diff(&["--fail-on-regression", b, b]).status.code(), Some(0), "{v}");
         // At 50% only a function the samples prove on the stack half the time counts: `main`,
-        // on the stack in every sample, while the refactored functions (30–45% measured) are
-        // cold; with no samples at all every regression counts.
+        // on the stack in every sample, always; the refactored functions are on it 15–60% of
+        // the time depending on the run (`total_area` was measured at 60% in a loaded CI run),
+        // so each is on the side its own floor puts it, and `scale` (~17%) is always cold.
+        // With no samples at all every regression counts.
         let strict = diff(&["--fail-on-regression", "--min-hotness", "50", "--format", "json", b, h]);
         let r: Value = serde_json::from_slice(&strict.stdout).unwrap();
         let (hot, cold) = (r["gate"]["hot"].as_array().unwrap(), r["gate"]["cold"].as_array().unwrap());
         assert_eq!(strict.status.code(), Some(1), "{v} (sampled: {}): {:#}", d.sampled, r["gate"]);
         assert_eq!(r["gate"]["unsampled"], !d.sampled, "{v}");
         if d.sampled {
-            assert!(!cold.is_empty(), "{v}: {:#}", r["gate"]);
-            let names: Vec<_> = hot.iter().map(|f| f["function"].as_str().unwrap()).collect();
-            assert_eq!(names, ["__main__:main"], "{v}: {:#}", r["gate"]);
-            assert!(hot[0]["hotness_floor"].as_f64().unwrap() >= 50.0, "{v}: {:#}", r["gate"]);
+            let names = |fs: &[Value]| fs.iter().map(|f| f["function"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+            assert!(names(hot).contains(&"__main__:main".to_string()), "{v}: {:#}", r["gate"]);
+            assert!(names(cold).contains(&"__main__:scale".to_string()), "{v}: {:#}", r["gate"]);
+            assert!(hot.iter().all(|f| f["hotness_floor"].as_f64().unwrap() >= 50.0), "{v}: {:#}", r["gate"]);
             assert!(cold.iter().all(|f| f["hotness_floor"].as_f64().unwrap() < 50.0), "{v}: {:#}", r["gate"]);
             // No count of samples proves 100%: the strictest gate passes a sampled pair.
             assert_eq!(diff(&["--fail-on-regression", "--min-hotness", "100", b, h]).status.code(), Some(0), "{v}");

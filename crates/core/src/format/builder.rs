@@ -211,7 +211,7 @@ impl CodeBuilder<'_> {
             line: Some(line),
             pos: None,
             cache: word.map(|w| vec![w]).unwrap_or_default(),
-            counter: word.map(|w| (w >> 4, (w & 15) as u8)),
+            counter: word.map(Instruction::decode_counter),
             churn: None,
         };
         self.offset += 2 + 2 * ins.cache.len() as u32;
@@ -223,7 +223,7 @@ impl CodeBuilder<'_> {
     pub fn word(mut self, word: u16) -> Self {
         let last = self.code.instructions.last_mut().expect("an instruction first");
         last.cache = vec![word];
-        last.counter = Some((word >> 4, (word & 15) as u8));
+        last.counter = Some(Instruction::decode_counter(word));
         self
     }
 

@@ -45,7 +45,7 @@ pub fn finish_instructions(instructions: &mut [Instruction], raw: RawCode<'_>, o
         ins.cache = words.chunks_exact(2).map(|w| u16::from_ne_bytes([w[0], w[1]])).collect();
         let counted = matches!(ops[ins.op as usize].counter, Some(CounterKind::Adaptive | CounterKind::Jit));
         ins.counter = match ins.cache.first() {
-            Some(&w) if counted => Some((w >> 4, (w & 15) as u8)),
+            Some(&w) if counted => Some(Instruction::decode_counter(w)),
             _ => None,
         };
     }

@@ -323,6 +323,21 @@ pub struct Instruction {
     pub churn: Option<Churn>,
 }
 
+impl Instruction {
+    /// The first cache word decoded as a counter, `(value, backoff)`: `value = word >> 4`,
+    /// `backoff = word & 15` (`docs/dump-format.md`, instruction element 7; the same in
+    /// 3.11–3.14).
+    pub fn decode_counter(word: u16) -> (u16, u8) {
+        (word >> 4, (word & 15) as u8)
+    }
+
+    /// The cache word a decoded counter comes from: the inverse of
+    /// [`Instruction::decode_counter`] (a backoff above 15 keeps its low four bits).
+    pub fn counter_word((value, backoff): (u16, u8)) -> u16 {
+        value << 4 | u16::from(backoff & 15)
+    }
+}
+
 impl Serialize for Instruction {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let len = if self.churn.is_some() { 9 } else if self.counter.is_some() { 8 } else { 7 };

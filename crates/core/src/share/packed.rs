@@ -38,11 +38,6 @@ pub(crate) fn vocabulary() -> Vec<&'static str> {
 const COUNTERS: [Option<CounterKind>; 4] =
     [None, Some(CounterKind::Adaptive), Some(CounterKind::Branch), Some(CounterKind::Jit)];
 
-/// The cache word a decoded counter comes from (`docs/dump-format.md`, instruction element 7).
-fn counter_word((value, backoff): (u16, u8)) -> u16 {
-    value << 4 | u16::from(backoff & 15)
-}
-
 /// `dump`, packed.
 pub(crate) fn pack(dump: &Dump) -> Vec<u8> {
     let header = Dump {
@@ -139,7 +134,7 @@ pub(crate) fn pack(dump: &Dump) -> Vec<u8> {
     });
     for i in all() {
         // The first cache word is left out when the counter gives it; trailing zeros too.
-        let from_counter = i.counter.map(counter_word).is_some_and(|w| i.cache.first() == Some(&w));
+        let from_counter = i.counter.map(Instruction::counter_word).is_some_and(|w| i.cache.first() == Some(&w));
         let kept = i.cache.iter().rposition(|&w| w != 0).map_or(0, |k| k + 1);
         let words = &i.cache[usize::from(from_counter).min(kept)..kept];
         w.u(i.cache.len() as u64 * 2 + from_counter as u64);
@@ -422,7 +417,7 @@ fn unpack_code(mut dump: Dump, binary: &[u8]) -> Result<Dump, InputErrorKind> {
         }
         if from_counter {
             let c = i.counter.ok_or_else(|| bad("cache", "a first word from a missing counter"))?;
-            i.cache.push(counter_word(c));
+            i.cache.push(Instruction::counter_word(c));
         }
         for _ in 0..words {
             i.cache.push(r.up_to("cache", u16::MAX as u64)? as u16);

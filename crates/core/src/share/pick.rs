@@ -159,11 +159,17 @@ impl<'a> LinkBuilder<'a> {
         let index_h = carried(|p| p.1, head.code.len());
         // What the sender reads of each carried pair: trimmed ones' changes were worked out
         // with their trims; those shown whole (`also`) are read now.
-        let mut sent: Vec<((u32, u32), Vec<Change>)> =
-            kept.iter().zip(&trims).map(|(&p, t)| (p, t.changes.clone())).collect();
-        for &(b, h) in also.iter().filter(|p| !kept.contains(p)) {
-            sent.push(((b, h), readable_changes(&mut self.session, b, h)));
-        }
+        let also_read: Vec<((u32, u32), Vec<Change>)> = also
+            .iter()
+            .filter(|p| !kept.contains(p))
+            .map(|&(b, h)| ((b, h), readable_changes(&mut self.session, b, h)))
+            .collect();
+        let sent: Vec<((u32, u32), &[Change])> = kept
+            .iter()
+            .zip(&trims)
+            .map(|(&p, t)| (p, t.changes.as_slice()))
+            .chain(also_read.iter().map(|(p, c)| (*p, c.as_slice())))
+            .collect();
         // A trim that changes what the reader sees (besides explanations, which travel in the
         // note) is undone; the second round only carries whole what the first found wrong, so
         // two rounds settle it.
@@ -174,8 +180,8 @@ impl<'a> LinkBuilder<'a> {
             let mut explained = Vec::new();
             {
                 let mut check = DiffSession::new(&rb, &rh, self.session.options.clone());
-                for ((b, h), changes) in &sent {
-                    let (Some(nb), Some(nh)) = (index_b[*b as usize], index_h[*h as usize]) else {
+                for &((b, h), changes) in &sent {
+                    let (Some(nb), Some(nh)) = (index_b[b as usize], index_h[h as usize]) else {
                         continue;
                     };
                     let paired = check.matching().pairs.iter().any(|p| p.base == nb && p.head == nh);
@@ -184,8 +190,8 @@ impl<'a> LinkBuilder<'a> {
                         Some(read) if read_alike(&read, changes) => {
                             explained.extend(differing(changes, &read, nb, nh));
                         }
-                        _ if !(whole(&mb, *b as usize, base) && whole(&mh, *h as usize, head)) => {
-                            wrong.push((*b, *h));
+                        _ if !(whole(&mb, b as usize, base) && whole(&mh, h as usize, head)) => {
+                            wrong.push((b, h));
                         }
                         _ => {}
                     }

@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz-smoke.sh                     # every target, 20 s each
 #   FUZZ_SECONDS=300 scripts/fuzz-smoke.sh dump_reader diff_engine
+#   FUZZ_RUNS=10000000 FUZZ_SECONDS=7200 scripts/fuzz-smoke.sh share_decode   # stop at 10 M executions
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`); this script never installs it and
 # prints SKIPPED (exit 0) when it is missing. Only stable Rust exists on the project's
@@ -23,6 +24,7 @@ seconds="${FUZZ_SECONDS:-20}"
 timeout_s="${FUZZ_TIMEOUT:-10}"
 malloc_mb="${FUZZ_MALLOC_MB:-1024}"
 sanitizer="${FUZZ_SANITIZER:-address}"
+runs="${FUZZ_RUNS:-}"
 all_targets=(dump_reader pystats_reader diff_engine share_decode)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
@@ -74,10 +76,11 @@ for t in "${targets[@]}"; do
     # diff_engine's inputs are `arbitrary` edit lists: let them be long from the start
     # (libFuzzer otherwise grows max_len slowly from the tiny seeds).
     [ "$t" = diff_engine ] && extra=(-max_len=4096 -len_control=0)
+    [ -n "$runs" ] && extra+=(-runs="$runs")
     if RUSTC_BOOTSTRAP=1 cargo fuzz run --debug-assertions --sanitizer "$sanitizer" "$t" -- \
         -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=2048 \
         -malloc_limit_mb="$malloc_mb" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1; then
-        grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|Done )|cov: .*(DONE|INITED)' "$log" | sed 's/^/    /' || true
+        grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|Done )|cov: .*(DONE|INITED)' "$log" | sed 's/^/    /' || true
     else
         status=1
         echo "fuzz-smoke: $t FAILED; last lines of its log:"

@@ -9,24 +9,37 @@ use crate::engine::classify::{Cause, ChangeKind};
 use super::context::{ExplainContext, Facts};
 use super::program::{parameters, Def, DefKind, ProgramFacts};
 
-/// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`).
-fn called_names(line: &str) -> Vec<&str> {
+/// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`), each
+/// with whether it is an attribute (`.` before it: a method or a module's function).
+fn called_names(line: &str) -> Vec<(&str, bool)> {
     let bytes = line.as_bytes();
-    let mut out = Vec::new();
+    let mut out: Vec<(&str, bool)> = Vec::new();
     for (i, _) in line.match_indices('(') {
         let end = i;
         let start = bytes[..end].iter().rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).map_or(0, |p| p + 1);
         let name = &line[start..end];
-        if !name.is_empty() && !name.as_bytes()[0].is_ascii_digit() && !out.contains(&name) {
-            out.push(name);
+        let attribute = start > 0 && bytes[start - 1] == b'.';
+        if !name.is_empty() && !name.as_bytes()[0].is_ascii_digit() && !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, attribute));
         }
     }
     out
 }
 
-/// Definitions of `name` in `facts`: module-level functions and classes, and methods.
-fn defs_named<'a>(facts: &'a ProgramFacts, name: &'a str) -> impl Iterator<Item = (&'a (String, String), &'a Def)> {
-    facts.defs.iter().filter(move |((_, q), _)| q == name || q.rsplit('.').next() == Some(name))
+/// The one definition a call of `name` can reach in `facts`, or `None` when that is not
+/// known: a bare name is the calling module's own definition, else the only one of that name
+/// in the program; an attribute (`obj.name(`, `super().name(`) must be the only method or
+/// function of that name (a method defined in several classes could be any of them, and
+/// naming the wrong one is worse than naming none).
+fn callee<'a>(facts: &'a ProgramFacts, module: &str, (name, attribute): (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
+    if !attribute {
+        if let Some((key, def)) = facts.defs.iter().find(|((m, q), _)| m == module && q == name) {
+            return Some((key, def));
+        }
+    }
+    let mut all = facts.defs.iter().filter(move |((_, q), _)| if attribute { q == name || q.rsplit('.').next() == Some(name) } else { q == name });
+    let one = all.next()?;
+    all.next().is_none().then_some(one)
 }
 
 fn decorators(d: &Def) -> &[String] {
@@ -84,23 +97,28 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     let text_b = b.dump.source_line(b.code.file, b.line()?)?;
     let (names_h, names_b) = (called_names(text_h), called_names(text_b));
     let (base, head) = (ctx.base_facts(), ctx.head_facts());
+    let (module_h, module_b) = (h.dump.str(h.code.module), b.dump.str(b.code.module));
+    let called_in = |names: &[(&str, bool)], n: &str| names.iter().any(|(o, _)| *o == n);
     // The line calls a function it did not call in base, which head defines.
-    for n in names_h.iter().filter(|n| !names_b.contains(n)) {
-        if let Some((_, d)) = defs_named(head, n).next() {
-            let was: Vec<String> = names_b.iter().filter(|o| !names_h.contains(o)).map(|o| format!("`{o}`")).collect();
+    for &n in names_h.iter().filter(|(n, _)| !called_in(&names_b, n)) {
+        if let Some((_, d)) = callee(head, module_h, n) {
+            let was: Vec<String> = names_b.iter().filter(|(o, _)| !called_in(&names_h, o)).map(|(o, _)| format!("`{o}`")).collect();
             let was = if was.is_empty() { String::new() } else { format!(" where it called {}", was.join(", ")) };
-            return Some((Cause::CalleeChanged, format!("the call now goes to `{n}` (defined at line {}){was}", d.line)));
+            return Some((Cause::CalleeChanged, format!("the call now goes to `{}` (defined at line {}){was}", n.0, d.line)));
         }
     }
-    for n in names_h.iter().filter(|n| names_b.contains(n)) {
-        for (key, now) in defs_named(head, n) {
-            let Some(then) = base.defs.get(key) else { continue };
-            if let Some(why) = metaclass_change(n, now, then) {
-                return Some((Cause::Metaclass, why));
-            }
-            if let Some(why) = definition_change(n, now, then) {
-                return Some((Cause::CalleeChanged, why));
-            }
+    for &n in names_h.iter().filter(|(n, _)| called_in(&names_b, n)) {
+        let Some((key, now)) = callee(head, module_h, n) else { continue };
+        // The same definition must be the only one base's line could reach too.
+        let Some((key_b, then)) = callee(base, module_b, n) else { continue };
+        if key_b != key {
+            continue;
+        }
+        if let Some(why) = metaclass_change(n.0, now, then) {
+            return Some((Cause::Metaclass, why));
+        }
+        if let Some(why) = definition_change(n.0, now, then) {
+            return Some((Cause::CalleeChanged, why));
         }
     }
     None
@@ -126,8 +144,8 @@ mod tests {
 
     #[test]
     fn called_names_are_read_from_the_line() {
-        assert_eq!(called_names("total += area(s) + self.scale(x, len(y))"), ["area", "scale", "len"]);
-        assert_eq!(called_names("x = (a + b)"), Vec::<&str>::new());
+        assert_eq!(called_names("total += area(s) + self.scale(x, len(y))"), [("area", false), ("scale", true), ("len", false)]);
+        assert_eq!(called_names("x = (a + b)"), Vec::<(&str, bool)>::new());
     }
 
     #[test]

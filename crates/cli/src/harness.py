@@ -830,28 +830,63 @@ class Sampler:
                 import_hits[key] = import_hits.get(key, 0) + 1
 
     def check_churn(self, key, code):
-        getter = self.churn_getter.get(key)
-        if getter is None:
+        """Counts the re-specializations of each site since the last look: an opcode that
+        changed, or a specialized opcode whose miss counter went back up (3.12+ re-specializes
+        in place after its 53rd miss, often to the same opname; 3.11 can go through
+        *_ADAPTIVE and back between two looks). Counters of specialized sites only go down
+        otherwise, so a higher counter word is proof of a re-specialization."""
+        raw = code._co_code_adaptive
+        state = self.churn_offsets.get(key)
+        if state is None:
             offs = instruction_offsets(code)
             if len(offs) < 2:
                 return
-            getter = self.churn_getter[key] = itemgetter(*offs)
-            self.churn_offsets[key] = offs
-        ops = getter(code._co_code_adaptive)
+            counter = _T.counter
+            self.churn_getter[key] = itemgetter(*offs)
+            # Instruction indices of the sites with an adaptive counter in their first cache word.
+            counted = [n for n, o in enumerate(offs) if counter[code.co_code[o]] == "adaptive"]
+            state = self.churn_offsets[key] = [offs, counted, None, ()]
+        offs, counted = state[0], state[1]
+        ops = self.churn_getter[key](raw)
         last = self.churn_last.get(key)
         self.churn_last[key] = ops
-        if last is None or last == ops:
+        sites = None
+        if last is not None and last != ops:
+            for idx in range(len(offs)):
+                a, b = last[idx], ops[idx]
+                if a != b:
+                    sites = self._flip(key, sites, offs[idx], a, b)
+        if last is None or last != ops:
+            # Watch the counters of the sites specialized now (a fast C-level comparison while
+            # nothing misses); what they showed before a flip is not comparable.
+            specialized = _T.specialized
+            watched = [n for n in counted if specialized[ops[n]]]
+            state[2] = (watched, itemgetter(*[offs[n] + b for n in watched for b in (2, 3)]) if watched else None)
+            state[3] = state[2][1](raw) if watched else ()
             return
-        sites = self.churn.setdefault(key, {})   # offset -> [flips, opcodes seen]
-        offs = self.churn_offsets[key]
-        for idx, (a, b) in enumerate(zip(last, ops)):
-            if a != b:
-                site = sites.get(offs[idx])
-                if site is None:
-                    site = sites[offs[idx]] = [0, [a]]
-                site[0] += 1
-                if b not in site[1]:
-                    site[1].append(b)
+        watched, getter = state[2]
+        if getter is None:
+            return
+        words = getter(raw)
+        before, state[3] = state[3], words
+        if words == before:
+            return
+        hi, lo = (1, 0) if sys.byteorder == "little" else (0, 1)
+        for k, n in enumerate(watched):
+            j = 2 * k
+            if words[j + hi] * 256 + words[j + lo] > before[j + hi] * 256 + before[j + lo]:
+                sites = self._flip(key, sites, offs[n], ops[n], ops[n])
+
+    def _flip(self, key, sites, offset, a, b):
+        if sites is None:
+            sites = self.churn.setdefault(key, {})   # offset -> [flips, opcodes seen]
+        site = sites.get(offset)
+        if site is None:
+            site = sites[offset] = [0, [a]]
+        site[0] += 1
+        if b not in site[1]:
+            site[1].append(b)
+        return sites
 
 
 # ---------------------------------------------------------------------------------------------

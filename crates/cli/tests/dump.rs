@@ -43,6 +43,31 @@ fn demo_base_has_slot_load_and_head_lost_it() {
     }
 }
 
+/// The sampler counts a site's re-specializations in place (3.12+ re-specializes a
+/// specialized site after its 53rd miss, often to the same opname: only its miss counter going
+/// back up shows it) and never invents one for a site that held.
+#[test]
+fn the_sampler_sees_a_site_re_specialize_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = "crates/cli/tests/programs/respecialize.py";
+    // Pyodide (3.14) has no threads, so no sampler.
+    for py in interpreters().iter().filter(|py| py.minor != "3.14") {
+        let d = dump_ok(py, tmp.path(), "respecialize", &[script]);
+        let churn = |qualname: &str| {
+            let c = code(&d, "respecialize.py", qualname);
+            let ins = c.instructions.iter().find(|i| d.op(i).family == "LOAD_ATTR" && d.str(i.argrepr) == "x");
+            ins.unwrap_or_else(|| panic!("{}: no LOAD_ATTR x in {qualname}", py.minor)).churn.clone()
+        };
+        assert_eq!(churn("read_one"), None, "{}: a monomorphic site that held", py.minor);
+        let mixed = churn("read_mixed").unwrap_or_else(|| panic!("{}: no re-specialization seen", py.minor));
+        assert!(mixed.flips >= 2, "{}: {mixed:?}", py.minor);
+        let seen: Vec<_> = mixed.seen.iter().map(|&o| d.ops[o as usize].name.as_str()).collect();
+        if py.minor != "3.11" {
+            assert_eq!(seen, ["LOAD_ATTR_INSTANCE_VALUE"], "{}: re-specialized in place", py.minor);
+        }
+    }
+}
+
 #[test]
 fn module_and_class_bodies_are_present_and_counters_decode() {
     let tmp = tempfile::tempdir().unwrap();

@@ -17,13 +17,17 @@
 //!    `call_form` rows (a call ↔ a `CALL_FUNCTION_EX` call) between dumps of different
 //!    versions: `minor` when either side is specialized (which forms a version specializes
 //!    is the interpreter's doing), else `unchanged`; in one version, rule 1 or the rules below;
-//! 3. base specialized, head not → `lost` when head's counter shows the site ran; `minor`
-//!    when it did not run (enough) in head: a workload change, not a lost specialization;
-//! 4. head's churn (opname flips seen by the sampler) above base's → `churning`;
-//! 5. base not specialized, head specialized → `gained`;
-//! 6. both specialized, different specializations → `changed`;
-//! 7. same specialization, head's counter shows at least `min_misses` (8) more misses than
-//!    a base that held (fewer than `min_misses`) → `missing`; other increases → `minor`;
+//! 3. the snapshots differ (lost, gained, changed) but the sampler saw both runs flip through
+//!    both forms → `unchanged`: two phases of one cycle. Else base specialized, head not →
+//!    `lost` when head's counter shows the site ran; `minor` when it did not run (enough) in
+//!    head: a workload change, not a lost specialization;
+//! 4. same specialization, head's counter shows at least `min_misses` (8) more misses than
+//!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
+//!    → `missing`;
+//! 5. head's churn (re-specializations seen by the sampler: opname flips, or a miss counter
+//!    that went back up) above base's, and at least twice it → `churning`;
+//! 6. base not specialized, head specialized → `gained`;
+//! 7. both specialized, different specializations → `changed`; same, more misses → `minor`;
 //! 8. both generic: `unchanged` when either side is a 3.11 instruction that gave up (no
 //!    specialization exists for it there); `minor` when head proves more failed attempts but
 //!    the evidence is not comparable (different counter models, base never ran the site, or
@@ -167,7 +171,9 @@ pub struct ClassifyOptions {
     /// re-specializes, 3.12+), so a site that misses on most executions sits anywhere in that
     /// range while a healthy one shows a handful; see `docs/engine.md` for the measurements.
     pub min_misses: u16,
-    /// Flips head must show (beyond base's) to be `churning`.
+    /// Re-specializations head must show (beyond base's) to be `churning`. 2: one seen in one
+    /// run and not in the other is the sampler's luck as often as a change (a repeated run of
+    /// the pyparsing benchmark showed 26 such sites, all in cold code).
     pub min_flips: u32,
     /// Failed attempts head's backoff must prove (beyond base's) to be `backed_off`; each one
     /// doubles the generic executions it proves (2^failures), so 2 is 4× base's.
@@ -181,14 +187,15 @@ fn default_min_failures() -> u8 {
 
 impl Default for ClassifyOptions {
     fn default() -> Self {
-        ClassifyOptions { min_misses: 8, min_flips: 1, min_failures: 2 }
+        ClassifyOptions { min_misses: 8, min_flips: 2, min_failures: 2 }
     }
 }
 
 /// Churn seen at one side of a site.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChurnInfo {
-    /// Opname changes the sampler saw.
+    /// Re-specializations the sampler saw: opname changes, and (on the same specialized
+    /// opname) a miss counter that went back up.
     pub flips: u32,
     /// `flips` minus the warm-up transitions (generic forms seen before the first
     /// specialization, e.g. 3.11 `LOAD_GLOBAL` → `LOAD_GLOBAL_ADAPTIVE` →
@@ -426,41 +433,61 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         });
     }
     let (cb, ch) = (b.counter(), h.counter());
-    Some(if sb && !sh {
-        // A site head did not run (enough) lost nothing: the workload changed.
-        if ch.is_some_and(|c| !c.ran()) {
-            ChangeKind::Minor
-        } else {
-            ChangeKind::Lost
-        }
-    } else if h.flips() >= b.flips().saturating_add(opts.min_flips) {
-        ChangeKind::Churning
-    } else if !sb && sh {
-        ChangeKind::Gained
-    } else if sb && sh {
-        let same = if b.rules.version == h.rules.version {
-            b.op().name == h.op().name
-        } else {
-            canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
-        };
-        // Both models count misses since the last specialization from 52/53 down: comparable.
-        // A base already at `min_misses` was failing too: its counter and head's stop at two
-        // arbitrary points of a cycle (3.12+ re-specializes every 53 misses), so their
-        // difference says nothing.
-        let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
-        let min = opts.min_misses.max(1);
-        if !same {
-            ChangeKind::Changed
-        } else if mb < min && mh >= mb.saturating_add(min) {
-            ChangeKind::Missing
-        } else if mh > mb {
-            ChangeKind::Minor
-        } else {
+    let same = sb && sh && if b.rules.version == h.rules.version {
+        b.op().name == h.op().name
+    } else {
+        canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
+    };
+    // Both models count misses since the last specialization from 52/53 down: comparable when
+    // base held. A base already at `min_misses`, or one the sampler saw re-specialize, was
+    // failing too: its counter and head's stop at two arbitrary points of a cycle (3.12+
+    // re-specializes every 53 misses), so their difference says nothing.
+    let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
+    let min = opts.min_misses.max(1);
+    let base_held = mb < min && b.flips() == 0;
+    let (fb, fh) = (b.flips(), h.flips());
+    Some(if sb != sh || (sb && !same) {
+        if same_cycle(b, h) {
             ChangeKind::Unchanged
+        } else if sb && !sh {
+            // A site head did not run (enough) lost nothing: the workload changed.
+            if ch.is_some_and(|c| !c.ran()) {
+                ChangeKind::Minor
+            } else {
+                ChangeKind::Lost
+            }
+        } else if fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2) {
+            ChangeKind::Churning
+        } else if sh && !sb {
+            ChangeKind::Gained
+        } else {
+            ChangeKind::Changed
         }
+    } else if same && base_held && mh >= mb.saturating_add(min) {
+        // Before churning: the counters prove the misses; head's sampled re-specializations
+        // (3.12+ re-specializes in place, so a megamorphic site churns) only add to it.
+        ChangeKind::Missing
+    } else if fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2) {
+        // Sampled counts vary with the run (how often the sampler looked): a site that churns
+        // in both runs churns more in head only when it does so at least twice as often.
+        ChangeKind::Churning
+    } else if sb && sh && mh > mb {
+        ChangeKind::Minor
+    } else if sb && sh {
+        ChangeKind::Unchanged
     } else {
         generic_both(cb, ch, b.rules.model == h.rules.model, base_ran_as_often(b, h), opts)
     })
+}
+
+/// Both runs were seen re-specializing through the form the other run's snapshot shows: the
+/// two snapshots are two phases of one behaviour, not a change. (In the pyparsing bump,
+/// `_parseNoCache`'s `self.debug` flips between `LOAD_ATTR_INSTANCE_VALUE` and
+/// `LOAD_ATTR_WITH_HINT` thousands of times in both versions, and each snapshot caught one.)
+fn same_cycle(b: &SiteView, h: &SiteView) -> bool {
+    let (Some(cb), Some(ch)) = (b.churn(), h.churn()) else { return false };
+    let (ob, oh) = (&b.op().name, &h.op().name);
+    cb.effective_flips > 0 && ch.effective_flips > 0 && cb.seen.contains(oh) && ch.seen.contains(ob)
 }
 
 /// Whether the sampler saw base's line of the site at least half as often as head's, as shares
@@ -615,6 +642,73 @@ mod tests {
         let x = |h: u16| kind_across("3.11.7", "3.12.1", ("LOAD_ATTR_SLOT", 53), ("LOAD_ATTR_SLOT", spec312(h)), false);
         assert_eq!((x(2), x(30)), (Some(ChangeKind::Minor), Some(ChangeKind::Missing)));
         assert!(ChangeKind::Missing.is_regression() && !ChangeKind::Minor.is_regression());
+    }
+
+    /// One side of [`kind_seen`]: the site's opname and counter word, and the sampler's churn
+    /// (flips, opnames seen).
+    type Seen<'a> = (&'a str, u16, u32, &'a [&'a str]);
+
+    /// Two 3.12 dumps of one site, each with its snapshot and what the sampler saw.
+    fn kind_seen(base: Seen, head: Seen) -> Option<ChangeKind> {
+        let mk = |(op, word, flips, seen): Seen| {
+            let mut b = DumpBuilder::new("3.12.1");
+            b.samples(100);
+            let mut c = b.code("m", "f", 1).ins(op, "x", 1).word(word).samples(10, &[(1, 10)]);
+            if flips > 0 {
+                c = c.churn(flips, seen);
+            }
+            c.finish();
+            b.build()
+        };
+        let (bd, hd) = (mk(base), mk(head));
+        let mut n = Normalizer::new(&bd, &hd);
+        let (bs, hs) = (n.sites(Side::Base, 0)[0], n.sites(Side::Head, 0)[0]);
+        let (bv, hv) = (
+            SiteView { dump: &bd, code: &bd.code[0], site: bs, rules: VersionRules::of(&bd) },
+            SiteView { dump: &hd, code: &hd.code[0], site: hs, rules: VersionRules::of(&hd) },
+        );
+        classify(Some(&bv), Some(&hv), RowKind::Same, &ClassifyOptions::default())
+    }
+
+    /// [`kind_seen`] of a `LOAD_ATTR_SLOT` site re-specialized in place `flips` times.
+    fn kind_churned((bw, bf): (u16, u32), (hw, hf): (u16, u32)) -> Option<ChangeKind> {
+        const SLOT: &[&str] = &["LOAD_ATTR_SLOT"];
+        kind_seen(("LOAD_ATTR_SLOT", bw, bf, SLOT), ("LOAD_ATTR_SLOT", hw, hf, SLOT))
+    }
+
+    /// A base the sampler saw re-specialize in place was cycling, whatever its snapshot shows:
+    /// head's higher count is another point of a cycle (`minor`, not `missing`). A head that
+    /// re-specializes where base held is `churning` when its snapshot hides the misses, and
+    /// stays `missing` when the counter proves them.
+    #[test]
+    fn re_specializations_in_place_tell_a_cycling_site_from_one_that_held() {
+        assert_eq!(kind_churned((spec312(2), 0), (spec312(35), 0)), Some(ChangeKind::Missing));
+        assert_eq!(kind_churned((spec312(2), 3), (spec312(35), 3)), Some(ChangeKind::Minor));
+        assert_eq!(kind_churned((spec312(2), 1), (spec312(35), 0)), Some(ChangeKind::Minor));
+        assert_eq!(kind_churned((spec312(0), 0), (spec312(3), 4)), Some(ChangeKind::Churning));
+        assert_eq!(kind_churned((spec312(0), 0), (spec312(30), 4)), Some(ChangeKind::Missing));
+        assert_eq!(kind_churned((spec312(0), 2), (spec312(0), 2)), Some(ChangeKind::Unchanged));
+        // Churning in both runs: more in head only at twice base's count (sampled counts vary).
+        assert_eq!(kind_churned((spec312(0), 1086), (spec312(0), 1123)), Some(ChangeKind::Unchanged));
+        assert_eq!(kind_churned((spec312(0), 1086), (spec312(0), 2172)), Some(ChangeKind::Churning));
+    }
+
+    /// Two snapshots of a site both runs saw flipping between the same forms are two phases
+    /// of one behaviour: neither `changed` nor `lost`. One side seen flipping is not enough.
+    #[test]
+    fn snapshots_of_one_cycle_are_not_a_change() {
+        const BOTH: &[&str] = &["LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_WITH_HINT"];
+        let (value, hint) = ("LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_WITH_HINT");
+        assert_eq!(kind_seen((hint, 832, 2656, BOTH), (value, 832, 2551, BOTH)), Some(ChangeKind::Unchanged));
+        assert_eq!(kind_seen((hint, 832, 0, BOTH), (value, 832, 0, BOTH)), Some(ChangeKind::Changed));
+        assert_eq!(kind_seen((hint, 832, 0, BOTH), (value, 832, 5, BOTH)), Some(ChangeKind::Churning));
+        const ONE: &[&str] = &["LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR"];
+        assert_eq!(kind_seen((hint, 832, 5, BOTH), (value, 832, 5, ONE)), Some(ChangeKind::Changed));
+        // A lost site: base flips through the generic form head stopped in, and head was seen
+        // specialized too: a phase. Head never seen specialized: lost.
+        const GENERIC: &[&str] = &["LOAD_ATTR", "LOAD_ATTR_SLOT"];
+        assert_eq!(kind_seen(("LOAD_ATTR_SLOT", 832, 9, GENERIC), ("LOAD_ATTR", 34, 9, GENERIC)), Some(ChangeKind::Unchanged));
+        assert_eq!(kind_seen(("LOAD_ATTR_SLOT", 832, 9, GENERIC), ("LOAD_ATTR", 34, 0, GENERIC)), Some(ChangeKind::Lost));
     }
 
     /// Rule 3: a specialization head did not run (cold, or 3.12+ warming after one

@@ -176,10 +176,16 @@ pub fn evidence(c: &Change) -> Option<String> {
     }
     let (b, h) = (c.base_counter?, c.head_counter?);
     let mut s = match (b.state, h.state) {
-        (CounterState::Specialized { misses: mb }, CounterState::Specialized { misses: mh }) if mh > mb => format!(
-            "{} since it was specialized (base {mb}; the 53rd deoptimizes or re-specializes it)",
-            count(mh as u64, "miss", "misses")
-        ),
+        (CounterState::Specialized { misses: mb }, CounterState::Specialized { misses: mh }) if mh > mb => {
+            let misses = count(mh as u64, "miss", "misses");
+            match c.base_churn.as_ref().map_or(0, |ch| ch.effective_flips) {
+                0 => format!("{misses} since it was specialized (base {mb}; the 53rd deoptimizes or re-specializes it)"),
+                n => format!(
+                    "{misses} since it was specialized (base {mb}, yet base re-specialized {} while sampled: both cycle through 53 misses)",
+                    count(n as u64, "time", "times")
+                ),
+            }
+        }
         (_, CounterState::BackedOff { failures }) => format!(
             "generic for at least {} executions ({}; base {})",
             grouped(h.executions_proven()),

@@ -31,7 +31,7 @@ fn called_names(line: &str) -> Vec<(&str, bool)> {
 /// in the program; an attribute (`obj.name(`, `super().name(`) must be the only method or
 /// function of that name (a method defined in several classes could be any of them, and
 /// naming the wrong one is worse than naming none).
-fn callee<'a>(facts: &'a ProgramFacts, module: &str, (name, attribute): (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
+pub(super) fn callee<'a>(facts: &'a ProgramFacts, module: &str, (name, attribute): (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
     if !attribute {
         if let Some((key, def)) = facts.defs.iter().find(|((m, q), _)| m == module && q == name) {
             return Some((key, def));

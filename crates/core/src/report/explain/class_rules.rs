@@ -1,12 +1,14 @@
 //! Rules that name a class change behind an attribute site: a class whose instances have the
 //! site's attribute gained or lost an attribute hook or `__slots__`, turned the attribute into
 //! a property or class-level definition, has its attributes assigned while the program runs,
-//! or sets attributes on its instances outside `__init__`. Each compares the class's facts
+//! or sets attributes on its instances outside `__init__`; or a class whose own attributes are
+//! read is made by a metaclass now. Each compares the class's facts
 //! ([`super::program`]) in base and head, so unchanged classes never explain anything, and
 //! each names the class, the definition and its line in head.
 
 use crate::engine::classify::{Cause, ChangeKind};
 
+use super::callee_rules::callee;
 use super::context::{ExplainContext, Facts};
 use super::program::{ClassFacts, Def, DefKind};
 
@@ -54,6 +56,55 @@ fn owners<'a>(ctx: &'a ExplainContext, attr: &'a str) -> Vec<(&'a (String, Strin
         [(k, h, b)] => vec![(*k, *h, Some(*b))],
         _ => Vec::new(),
     }
+}
+
+/// An attribute load on a class object (`Config.scale`: `LOAD_ATTR_CLASS` in base) whose
+/// class is made by a metaclass in head, where base's class statement named none. Measured
+/// (`attr_class_metaclass_added` in the corpus): 3.12 and 3.13 leave such a load generic,
+/// 3.14 specializes it with a metaclass check (`LOAD_ATTR_CLASS_WITH_METACLASS_CHECK`); 3.11
+/// never specializes attribute loads on classes.
+pub(super) fn class_metaclass(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (fam, attr) = applies(f)?;
+    let (b, h) = (f.base?, f.head?);
+    if fam != "load" || f.change.base.as_deref() != Some("LOAD_ATTR_CLASS") {
+        return None;
+    }
+    let receiver = receiver_of(h.dump.source_line(h.code.file, h.line()?)?, &attr)?;
+    let (key, now) = callee(ctx.head_facts(), h.dump.str(h.code.module), (receiver, false))?;
+    let (key_b, then) = callee(ctx.base_facts(), b.dump.str(b.code.module), (receiver, false))?;
+    let (DefKind::Class { metaclass: Some(m) }, DefKind::Class { metaclass: None }) = (&now.kind, &then.kind) else {
+        return None;
+    };
+    if key != key_b {
+        return None;
+    }
+    let (major, minor) = h.rules.version;
+    let effect = match f.change.head.as_deref() {
+        Some("LOAD_ATTR_CLASS_WITH_METACLASS_CHECK") => format!("CPython {major}.{minor} then checks the metaclass on every load"),
+        Some(_) if (major, minor) <= (3, 13) => {
+            format!("CPython {major}.{minor} specializes attribute loads on a class only when its metaclass is `type`")
+        }
+        _ => return None,
+    };
+    let meta = if m.is_empty() { "a metaclass".to_string() } else { format!("the metaclass `{m}`") };
+    Some((Cause::Metaclass, format!("class `{receiver}` is made by {meta} in head (line {}), by `type` in base; {effect}", now.line)))
+}
+
+/// The name right before `.attr` on a source line: `Config` in `t += Config.scale`; `None`
+/// when the receiver is not a plain name (`a.b.attr`, `f().attr`).
+fn receiver_of<'a>(line: &'a str, attr: &str) -> Option<&'a str> {
+    let bytes = line.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let pattern = format!(".{attr}");
+    line.match_indices(&pattern).find_map(|(i, _)| {
+        if bytes.get(i + pattern.len()).is_some_and(|&b| word(b)) {
+            return None;
+        }
+        let start = bytes[..i].iter().rposition(|&b| !word(b)).map_or(0, |p| p + 1);
+        let name = &line[start..i];
+        let plain = !name.is_empty() && !bytes[start].is_ascii_digit() && (start == 0 || bytes[start - 1] != b'.');
+        plain.then_some(name)
+    })
 }
 
 /// A class that owns the attribute gained or lost a hook the interpreter checks.
@@ -166,4 +217,17 @@ pub(super) fn instance_layout(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::receiver_of;
+
+    #[test]
+    fn the_receiver_is_the_plain_name_before_the_attribute() {
+        assert_eq!(receiver_of("t += Config.scale", "scale"), Some("Config"));
+        assert_eq!(receiver_of("t += Config.scales + Other.scale", "scale"), Some("Other"));
+        assert_eq!(receiver_of("t += self.cfg.scale", "scale"), None);
+        assert_eq!(receiver_of("t += make().scale", "scale"), None);
+    }
 }

@@ -732,6 +732,24 @@ def has_evidence(raw):
 IMPORTLIB_FILES = ("<frozen importlib._bootstrap",)
 
 
+def _deoptimized(raw, offs, counted):
+    """3.11: indices of the sites a first look finds deoptimized, `*_ADAPTIVE` with the counter
+    a 53rd miss leaves (backoff 5, counting down from 31: word 501 on 3.11.7, where a site that
+    has not run yet shows 0). Only a site whose attempts failed exactly five times looks the
+    same. Without this, a site seen adaptive and then specialized reads as warming up."""
+    if _T.v != (3, 11):
+        return set()
+    name, little = _T.name, sys.byteorder == "little"
+    found = set()
+    for n in counted:
+        o = offs[n]
+        if name[raw[o]].endswith("_ADAPTIVE"):
+            w = raw[o + 2] + 256 * raw[o + 3] if little else 256 * raw[o + 2] + raw[o + 3]
+            if w & 15 == 5 and w >> 4 <= 31:
+                found.add(n)
+    return found
+
+
 class Sampler:
     def __init__(self, interval_ms):
         self.interval = interval_ms / 1000.0
@@ -845,16 +863,22 @@ class Sampler:
             self.churn_getter[key] = itemgetter(*offs)
             # Instruction indices of the sites with an adaptive counter in their first cache word.
             counted = [n for n, o in enumerate(offs) if counter[code.co_code[o]] == "adaptive"]
-            state = self.churn_offsets[key] = [offs, counted, None, ()]
+            state = self.churn_offsets[key] = [offs, counted, None, (), _deoptimized(raw, offs, counted)]
         offs, counted = state[0], state[1]
         ops = self.churn_getter[key](raw)
         last = self.churn_last.get(key)
         self.churn_last[key] = ops
         sites = None
         if last is not None and last != ops:
+            deoptimized = state[4]
             for idx in range(len(offs)):
                 a, b = last[idx], ops[idx]
                 if a != b:
+                    if idx in deoptimized:
+                        # Its first look found it deoptimized: the specialization before that
+                        # is proven, so re-specializing now is not a warm-up.
+                        deoptimized.discard(idx)
+                        sites = self._flip(key, sites, offs[idx], a, a)
                     sites = self._flip(key, sites, offs[idx], a, b)
         if last is None or last != ops:
             # Watch the counters of the sites specialized now (a fast C-level comparison while

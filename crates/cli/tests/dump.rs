@@ -68,6 +68,22 @@ fn the_sampler_sees_a_site_re_specialize_in_place() {
     }
 }
 
+/// 3.11: a site the sampler first finds deoptimized (`*_ADAPTIVE` with the counter a 53rd
+/// miss leaves) and then specialized again has re-specialized once; it is not warming up.
+#[test]
+fn the_sampler_tells_a_deoptimized_site_from_one_warming_up() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(py) = interpreters().iter().find(|py| py.minor == "3.11") else { return };
+    let d = dump_ok(py, tmp.path(), "deopt", &["crates/cli/tests/programs/deopt_then_respecialize.py"]);
+    let c = code(&d, "deopt_then_respecialize.py", "read");
+    let site = c.instructions.iter().find(|i| d.op(i).family == "LOAD_ATTR" && d.str(i.argrepr) == "x").expect("the o.x load");
+    let churn = site.churn.as_ref().unwrap_or_else(|| panic!("no flip seen: {site:?}"));
+    let seen: Vec<_> = churn.seen.iter().map(|&o| d.ops[o as usize].name.as_str()).collect();
+    assert_eq!(seen, ["LOAD_ATTR_ADAPTIVE", "LOAD_ATTR_INSTANCE_VALUE"], "{churn:?}");
+    // The flip seen, and the specialization its first look proved it had lost.
+    assert_eq!(churn.flips, 2, "{churn:?}");
+}
+
 #[test]
 fn module_and_class_bodies_are_present_and_counters_decode() {
     let tmp = tempfile::tempdir().unwrap();

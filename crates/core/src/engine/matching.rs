@@ -154,7 +154,7 @@ impl<'d> Candidate<'d> {
     /// a hash of owner, body, content and state. Plain integers: cheap to compare, and no
     /// new comparison code in the viewer's wasm.
     fn order(&self) -> (u32, u32, u32, u64) {
-        let (line, col) = self.made_at.map_or((0, 0), |(line, col)| (line, col + 1));
+        let (line, col) = self.made_at.map_or((0, 0), |(line, col)| (line, col.saturating_add(1)));
         (self.first_line, line, col, self.tier_hash(0) ^ self.state.iter().fold(FNV_OFFSET, |h, s| fnv(h, &s.to_le_bytes())))
     }
 

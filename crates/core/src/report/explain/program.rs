@@ -129,16 +129,17 @@ fn code_const_name(repr: &str) -> Option<&str> {
     Some(rest.split(" at ").next().unwrap_or(rest).trim_end_matches('>'))
 }
 
-/// The `def …:` line of a function starting at `first_line`: the first of up to eight lines
-/// (decorators come first) that starts with `def` or `async def`.
-/// The `def …:` text of a function, its lines joined when the parameters span several (up to
-/// 40 lines; `None` when it does not close by then or the source is missing).
+/// The `def …:` text of a function: the first of up to eight lines from `first_line`
+/// (decorators come first) that starts with `def` or `async def`, joined with the lines after
+/// it when the parameters span several (up to 40 lines; `None` when they do not close by then
+/// or the source is missing).
 fn signature(d: &Dump, c: &CodeInfo) -> Option<String> {
-    let start = (c.first_line..c.first_line + 8).find(|&l| {
+    // Saturating: a dump's `first_line` can be anything up to u32::MAX (found by fuzzing).
+    let start = (c.first_line..c.first_line.saturating_add(8)).find(|&l| {
         d.source_line(c.file, l).map(str::trim).is_some_and(|t| t.starts_with("def ") || t.starts_with("async def "))
     })?;
     let mut text = String::new();
-    for l in start..start + 40 {
+    for l in start..start.saturating_add(40) {
         let line = d.source_line(c.file, l)?.trim();
         if !text.is_empty() && !text.ends_with('(') && !line.starts_with(')') {
             text.push(' ');
@@ -357,6 +358,25 @@ impl ProgramFacts {
 mod tests {
     use super::*;
     use crate::format::builder::DumpBuilder;
+
+    /// Found by fuzzing (`diff_engine`): a code object whose first line is near `u32::MAX`
+    /// overflowed the lines searched for its `def` (a panic in debug builds).
+    #[test]
+    fn signatures_are_looked_up_near_the_largest_line_number() {
+        let mut b = DumpBuilder::new("3.12.1");
+        let top = u32::MAX - 2;
+        b.code("m", "f", top).ins("RESUME", "", top).finish();
+        b.source("m", top, "def f(a,");
+        b.source("m", top + 1, "      b):");
+        b.source("m", top + 2, "    pass");
+        let d = b.build();
+        assert_eq!(signature(&d, &d.code[0]).as_deref(), Some("def f(a, b):"));
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("m", "g", u32::MAX).ins("RESUME", "", 1).finish();
+        b.source("m", u32::MAX, "def g(a,");
+        let d = b.build();
+        assert_eq!(signature(&d, &d.code[0]), None);
+    }
 
     #[test]
     fn float_literals_are_told_from_other_constants() {

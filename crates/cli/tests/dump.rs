@@ -79,9 +79,13 @@ fn the_sampler_tells_a_deoptimized_site_from_one_warming_up() {
     let site = c.instructions.iter().find(|i| d.op(i).family == "LOAD_ATTR" && d.str(i.argrepr) == "x").expect("the o.x load");
     let churn = site.churn.as_ref().unwrap_or_else(|| panic!("no flip seen: {site:?}"));
     let seen: Vec<_> = churn.seen.iter().map(|&o| d.ops[o as usize].name.as_str()).collect();
-    assert_eq!(seen, ["LOAD_ATTR_ADAPTIVE", "LOAD_ATTR_INSTANCE_VALUE"], "{churn:?}");
-    // The flip seen, and the specialization its first look proved it had lost.
-    assert_eq!(churn.flips, 2, "{churn:?}");
+    assert!(seen.ends_with(&["LOAD_ATTR_INSTANCE_VALUE"]) && seen.contains(&"LOAD_ATTR_ADAPTIVE"), "{seen:?}");
+    // Flips after warm-up (the generic forms seen before the first specialized one, as the
+    // classifier counts them): the specialization its first look proved lost makes one. (In
+    // the rare run where the sampler looked during the first microseconds, it saw the site
+    // specialized first, and counts the deoptimization itself.)
+    let warm_up = seen.iter().position(|o| *o == "LOAD_ATTR_INSTANCE_VALUE").unwrap() as u32;
+    assert!(churn.flips.saturating_sub(warm_up) >= 1, "{churn:?} {seen:?}");
 }
 
 #[test]

@@ -366,9 +366,6 @@ impl<'a> SiteView<'a> {
         let c = ins.iter().filter_map(|i| i.churn.as_ref()).max_by_key(|c| c.flips)?;
         Some(churn_info(self.dump, c))
     }
-    fn flips(&self) -> u32 {
-        self.churn().map_or(0, |c| c.effective_flips)
-    }
     /// The normalized operand.
     pub fn operand(&self) -> Option<String> {
         let p = self.primary();
@@ -444,10 +441,16 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     // re-specializes every 53 misses), so their difference says nothing.
     let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
     let min = opts.min_misses.max(1);
-    let base_held = mb < min && b.flips() == 0;
-    let (fb, fh) = (b.flips(), h.flips());
+    // Each side's churn once: `flips()` and `same_cycle` would each rebuild it.
+    let (churn_b, churn_h) = (b.churn(), h.churn());
+    let flips = |c: &Option<ChurnInfo>| c.as_ref().map_or(0, |c| c.effective_flips);
+    let (fb, fh) = (flips(&churn_b), flips(&churn_h));
+    let base_held = mb < min && fb == 0;
+    // Sampled counts vary with the run (how often the sampler looked): a site that churns in
+    // both runs churns more in head only when it does so at least twice as often.
+    let churns_more = fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2);
     Some(if sb != sh || (sb && !same) {
-        if same_cycle(b, h) {
+        if same_cycle(b, churn_b.as_ref(), h, churn_h.as_ref()) {
             ChangeKind::Unchanged
         } else if sb && !sh {
             // A site head did not run (enough) lost nothing: the workload changed.
@@ -456,7 +459,7 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             } else {
                 ChangeKind::Lost
             }
-        } else if fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2) {
+        } else if churns_more {
             ChangeKind::Churning
         } else if sh && !sb {
             ChangeKind::Gained
@@ -467,9 +470,7 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         // Before churning: the counters prove the misses; head's sampled re-specializations
         // (3.12+ re-specializes in place, so a megamorphic site churns) only add to it.
         ChangeKind::Missing
-    } else if fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2) {
-        // Sampled counts vary with the run (how often the sampler looked): a site that churns
-        // in both runs churns more in head only when it does so at least twice as often.
+    } else if churns_more {
         ChangeKind::Churning
     } else if sb && sh && mh > mb {
         ChangeKind::Minor
@@ -484,8 +485,8 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
 /// two snapshots are two phases of one behaviour, not a change. (In the pyparsing bump,
 /// `_parseNoCache`'s `self.debug` flips between `LOAD_ATTR_INSTANCE_VALUE` and
 /// `LOAD_ATTR_WITH_HINT` thousands of times in both versions, and each snapshot caught one.)
-fn same_cycle(b: &SiteView, h: &SiteView) -> bool {
-    let (Some(cb), Some(ch)) = (b.churn(), h.churn()) else { return false };
+fn same_cycle(b: &SiteView, cb: Option<&ChurnInfo>, h: &SiteView, ch: Option<&ChurnInfo>) -> bool {
+    let (Some(cb), Some(ch)) = (cb, ch) else { return false };
     let (ob, oh) = (&b.op().name, &h.op().name);
     cb.effective_flips > 0 && ch.effective_flips > 0 && cb.seen.contains(oh) && ch.seen.contains(ob)
 }

@@ -10,7 +10,9 @@
 # machines, so cargo-fuzz's nightly-only flags (-Zsanitizer=address, sancov passes) are
 # unlocked with RUSTC_BOOTSTRAP=1. Builds are optimized with debug assertions and overflow
 # checks on (a debug build of the CLI panics on overflow too). FUZZ_SANITIZER=none builds
-# without AddressSanitizer.
+# without AddressSanitizer. FUZZ_TRACE_COMPARES=0 builds without comparison tracing: about 2×
+# the executions per second for diff_engine (see docs/benchmarks.md "Fuzzing"), at the cost of
+# libFuzzer no longer solving comparisons against constants.
 #
 # The corpus is seeded from fuzz/seeds/<target>/ (small, kept in git), the dump fixtures of
 # crates/core/tests/fixtures/dumps (gzip and decompressed) and the real pystats files in
@@ -24,6 +26,8 @@ seconds="${FUZZ_SECONDS:-20}"
 timeout_s="${FUZZ_TIMEOUT:-10}"
 malloc_mb="${FUZZ_MALLOC_MB:-1024}"
 sanitizer="${FUZZ_SANITIZER:-address}"
+build_flags=(--debug-assertions --sanitizer "$sanitizer")
+[ "${FUZZ_TRACE_COMPARES:-1}" = 0 ] && build_flags+=(--no-trace-compares)
 runs="${FUZZ_RUNS:-}"
 all_targets=(dump_reader pystats_reader diff_engine share_decode)
 targets=("$@")
@@ -77,7 +81,7 @@ for t in "${targets[@]}"; do
     # (libFuzzer otherwise grows max_len slowly from the tiny seeds).
     [ "$t" = diff_engine ] && extra=(-max_len=4096 -len_control=0)
     [ -n "$runs" ] && extra+=(-runs="$runs")
-    if RUSTC_BOOTSTRAP=1 cargo fuzz run --debug-assertions --sanitizer "$sanitizer" "$t" -- \
+    if RUSTC_BOOTSTRAP=1 cargo fuzz run "${build_flags[@]}" "$t" -- \
         -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=2048 \
         -malloc_limit_mb="$malloc_mb" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1; then
         grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|Done )|cov: .*(DONE|INITED)' "$log" | sed 's/^/    /' || true

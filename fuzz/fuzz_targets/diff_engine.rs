@@ -4,8 +4,9 @@
 //! kinds, whole code objects, new opnames, the interpreter version. Each edited dump is written
 //! and read back with the real reader, so only dumps the reader accepts reach the engine (that
 //! is its contract). Then the report (what `diff_dumps` returns) and `function_rows` for every
-//! function (matched, added, removed, and a few arbitrary pairs) must not panic. An input may
-//! keep a window of each side's code objects (`share::reduce`, as links do) for speed.
+//! function (matched, added, removed, and a few arbitrary pairs) must not panic. An input
+//! keeps a window of each side's code objects (`share::reduce`, as links do) for speed; one
+//! input in 256 diffs the whole programs.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -83,8 +84,9 @@ struct Input {
     min_flips: u32,
     algorithm: u8,
     rows: Vec<(u16, u16)>,
-    /// Keep only code objects `start..=start + len % 8` of each side (before the edits), or all.
-    window: Option<(u8, u8)>,
+    /// Keep only code objects `start..=start + len % 8` of each side (before the edits); a
+    /// `start` of 255 keeps them all.
+    window: (u8, u8),
 }
 
 fn pick(n: usize, i: u16) -> Option<usize> {
@@ -231,11 +233,12 @@ fn reread(d: &Dump) -> Option<Dump> {
 fuzz_target!(|input: Input| {
     let all = dumps();
     // A window of a few code objects makes an execution ~10× cheaper than two whole dumps
-    // (each is written, read back, aligned and classified), so the fuzzer runs far more edits;
-    // inputs without one still diff the whole programs.
+    // (each is written, read back, aligned and classified). With whole dumps behind an even
+    // chance, they took half of all the time (measured: 893 executions/s, 1,793 with windows
+    // only), so they are behind one value of a byte now: the fuzzer can still find them.
     let window = |d: &Dump| match input.window {
-        Some((start, len)) => reduce(d, |i, _| i >= start as usize && i <= start as usize + len as usize % 8),
-        None => d.clone(),
+        (255, _) => d.clone(),
+        (start, len) => reduce(d, |i, _| i >= start as usize && i <= start as usize + len as usize % 8),
     };
     let mut sides = [window(&all[input.base as usize % all.len()]), window(&all[input.head as usize % all.len()])];
     for (head, edit) in input.edits {

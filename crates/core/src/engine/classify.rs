@@ -86,6 +86,8 @@ pub enum Cause {
     CalleeChanged,
     /// The called class gained or lost a metaclass.
     Metaclass,
+    /// The call passes another number of arguments, and its form was made for an exact one.
+    ArgCount,
     /// The operand's type changed from one specialized type to another.
     OperandType,
     /// A still-specialized site's guard fails on what reaches it.

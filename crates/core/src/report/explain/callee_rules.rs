@@ -3,8 +3,12 @@
 //! a class where there was a function), or calls another function than in base. The callee is
 //! found by name on the call's source line and looked up in both programs' definitions
 //! ([`super::program`]); the sentence quotes the definition's line.
+//!
+//! And the arity rule: a call whose number of arguments changed, lost (or gained) a form made
+//! for an exact number of them (`CALL_STR_1`, `CALL_BUILTIN_O`, `CALL_PY_EXACT_ARGS` …).
 
-use crate::engine::classify::{Cause, ChangeKind};
+use crate::cpython::spelling::canonical_opname;
+use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::program::{parameters, Def, DefKind, ProgramFacts};
@@ -124,6 +128,61 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     None
 }
 
+/// The call forms made for an exact number of arguments: what each is for, and the number
+/// (`None`: as many as the function has parameters).
+const FIXED_ARITY: [(&str, &str, Option<u32>); 11] = [
+    ("CALL_STR_1", "`str()` with one argument", Some(1)),
+    ("CALL_TUPLE_1", "`tuple()` with one argument", Some(1)),
+    ("CALL_TYPE_1", "`type()` with one argument", Some(1)),
+    ("CALL_LEN", "`len()` with one argument", Some(1)),
+    ("CALL_ISINSTANCE", "`isinstance()` with two arguments", Some(2)),
+    ("CALL_LIST_APPEND", "`list.append` with one argument", Some(1)),
+    ("CALL_BUILTIN_O", "a builtin function taking exactly one argument", Some(1)),
+    ("CALL_METHOD_DESCRIPTOR_O", "a method of a builtin type taking exactly one argument", Some(1)),
+    ("CALL_METHOD_DESCRIPTOR_NOARGS", "a method of a builtin type taking no argument", Some(0)),
+    ("CALL_PY_EXACT_ARGS", "calls passing exactly as many arguments as the function has parameters", None),
+    ("CALL_BOUND_METHOD_EXACT_ARGS", "calls passing exactly as many arguments as the function has parameters", None),
+];
+
+/// What form `form` (a canonical opname) is for and its number of arguments, when it is made
+/// for an exact number.
+fn fixed_arity(form: &str) -> Option<(&'static str, Option<u32>)> {
+    FIXED_ARITY.iter().find(|(f, _, _)| *f == form).map(|&(_, what, n)| (what, n))
+}
+
+/// A call that passes another number of arguments than in base, at a site whose specialized
+/// form (base's when lost or changed, head's when gained) is made for an exact number of them.
+/// Measured on 3.11–3.14 (`crates/cli/tests/programs/explain/call_arg_count_*`): `str(b)` →
+/// `str(b, "ascii")` loses `*_STR_1` (3.11, 3.12) or changes it to `CALL_BUILTIN_CLASS` (3.13+);
+/// a call that leaves a parameter to its default changes `CALL_PY_EXACT_ARGS` to
+/// `CALL_PY_WITH_DEFAULTS` (3.11, 3.12) or `CALL_PY_GENERAL` (3.13+). The line must call the same
+/// names on both sides, so a call of another function is never read as an arity change.
+pub(super) fn arg_count(f: &Facts) -> Option<(Cause, String)> {
+    if !matches!(f.change.family.as_str(), "CALL" | "PRECALL") {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    // The oparg: the arguments passed, not counting the callee or a method call's `self`.
+    let (nb, nh) = (b.primary().arg?, h.primary().arg?);
+    let (side, passed) = match f.change.kind {
+        ChangeKind::Lost | ChangeKind::Changed if b.specialized() => (b, nb),
+        ChangeKind::Gained | ChangeKind::Changed if h.specialized() => (h, nh),
+        _ => return None,
+    };
+    let form = side.op().name.as_str();
+    let (what, arity) = fixed_arity(canonical_opname(form).as_ref())?;
+    if nb == nh || arity.is_some_and(|a| a != passed) {
+        return None;
+    }
+    let names = |v: &SiteView| Some(called_names(v.dump.source_line(v.code.file, v.line()?)?).into_iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>());
+    let (names_b, names_h) = (names(&b)?, names(&h)?);
+    if names_b.is_empty() || names_b != names_h {
+        return None;
+    }
+    let passes = if nh == 1 { "1 argument".to_string() } else { format!("{nh} arguments") };
+    Some((Cause::ArgCount, format!("the call now passes {passes} where it passed {nb}; `{form}` is only for {what}")))
+}
+
 /// A called class whose statement names a metaclass in one program and not in the other.
 fn metaclass_change(name: &str, now: &Def, then: &Def) -> Option<String> {
     let (DefKind::Class { metaclass: m_now }, DefKind::Class { metaclass: m_then }) = (&now.kind, &then.kind) else {
@@ -167,6 +226,23 @@ mod tests {
         // Annotations alone change nothing a call depends on.
         let annotated = f(vec![], false, "def f(a: int) -> int:");
         assert_eq!(definition_change("f", &annotated, &plain), None);
+    }
+
+    #[test]
+    fn every_fixed_arity_form_is_a_form_of_some_table() {
+        // A misspelled name would make the rule silently never fire.
+        let canonical: Vec<String> = crate::cpython::opcodes::known_versions()
+            .into_iter()
+            .flat_map(|v| crate::cpython::opcodes::table_for(v).unwrap().ops.iter().map(|(n, _, _)| canonical_opname(n).into_owned()))
+            .collect();
+        for (form, _, _) in FIXED_ARITY {
+            assert!(canonical.iter().any(|c| c == form), "{form} is in no opcode table");
+        }
+        // Forms that take any number of arguments are not fixed.
+        for form in ["CALL_PY_WITH_DEFAULTS", "CALL_PY_GENERAL", "CALL_BUILTIN_FAST", "CALL_BUILTIN_CLASS", "CALL_METHOD_DESCRIPTOR_FAST"] {
+            assert_eq!(fixed_arity(form), None, "{form}");
+        }
+        assert_eq!(fixed_arity(&canonical_opname("PRECALL_NO_KW_STR_1")), Some(("`str()` with one argument", Some(1))));
     }
 
     #[test]

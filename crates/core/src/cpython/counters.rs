@@ -47,7 +47,8 @@ pub struct VersionRules {
     pub version: (u32, u32),
     /// The rules that apply.
     pub model: CounterModel,
-    /// True when the rules were not measured on this version but assumed (3.14+: 3.13 rules).
+    /// True when the rules were not measured on this version but assumed (3.15+: the rules of
+    /// 3.12–3.14; `tests/counter_semantics.rs` measures 3.11–3.14).
     pub assumed: bool,
 }
 
@@ -134,7 +135,7 @@ impl VersionRules {
     pub fn new(major: u32, minor: u32) -> Self {
         let version = (major, minor);
         let model = if version <= (3, 11) { CounterModel::Py311 } else { CounterModel::Py312 };
-        VersionRules { version, model, assumed: !((3, 11)..(3, 14)).contains(&version) }
+        VersionRules { version, model, assumed: !((3, 11)..(3, 15)).contains(&version) }
     }
 
     /// The rules for the interpreter that wrote `dump`.
@@ -304,8 +305,9 @@ mod tests {
             assert_eq!(state(r, false, 34), CounterState::BackedOff { failures: 1 });
             assert_eq!(state(r, false, 7436), CounterState::BackedOff { failures: 11 });
         }
-        assert!(VersionRules::new(3, 14).assumed);
-        assert!(!VersionRules::new(3, 13).assumed);
+        assert!(VersionRules::new(3, 15).assumed);
+        assert!(!VersionRules::new(3, 14).assumed);
+        assert!(!VersionRules::new(3, 11).assumed);
     }
 
     #[test]

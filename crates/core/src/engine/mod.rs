@@ -1,6 +1,6 @@
 //! The diff engine's per-site work (`docs/engine.md`): pair the code objects of two runs
 //! (`matching.rs`, then renamed functions by their bodies: `renames.rs`), align the normalized sites of each pair (`align.rs`) and classify every
-//! aligned row (`classify.rs`); and name each code object for display (`names.rs`).
+//! aligned row (`classify/`); and name each code object for display (`names.rs`).
 //! Assembling these into a report is [`crate::report`]'s job.
 
 pub(crate) mod align;

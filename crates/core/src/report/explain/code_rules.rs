@@ -12,7 +12,7 @@ use super::context::{ExplainContext, Facts};
 /// Lost at a site head did not run (enough): a change of the workload, not of the code.
 pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     let h = f.head?.counter()?;
-    // `lost` only on a rewritten row; a site head did not run is `minor` (classify.rs rule 3).
+    // `lost` only on a rewritten row; a site head did not run is `minor` (classify/mod.rs rule 3).
     let lost_unrun = f.change.kind == ChangeKind::Minor && f.base.is_some_and(|b| b.specialized());
     if f.change.kind != ChangeKind::Lost && !lost_unrun {
         return None;

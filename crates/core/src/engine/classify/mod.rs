@@ -1,0 +1,239 @@
+//! Classifying aligned sites: what happened to each specialization site between two runs.
+//!
+//! A *specialization site* is a site whose instruction has an adaptive counter (`ops[3]` is
+//! `"adaptive"`). A paired row where only one side is a site (a family that specializes in
+//! one CPython version only, like 3.11's `FOR_ITER`) is `unchanged`. For every aligned row of such sites the classifier
+//! picks one [`ChangeKind`], by these rules in order (`docs/engine.md`, "Classification").
+//! Each side's counter is read with its own version's rules (`VersionRules`); evidence is
+//! compared across sides only where the two versions' counters mean the same thing.
+//!
+//! 1. only in base → `removed`; only in head → `added`; a paired row where one side is a site
+//!    and the other is not: between dumps of one version only a code change does that (3.13's
+//!    `CALL` → `CALL_KW` when a keyword argument was added): `lost` when base's was
+//!    specialized, `gained` when head's is, else `unchanged`; between versions the family
+//!    specializes in one only (3.11's `FOR_ITER`): `unchanged`;
+//! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
+//!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
+//!    `call_form` rows (a call ↔ a `CALL_FUNCTION_EX` call) between dumps of different
+//!    versions: `minor` when either side is specialized (which forms a version specializes
+//!    is the interpreter's doing), else `unchanged`; in one version, rule 1 or the rules below;
+//! 3. the snapshots differ (lost, gained, changed) but the sampler saw both runs flip through
+//!    both forms → `unchanged`: two phases of one cycle. Else base specialized, head not →
+//!    `lost` when head's counter shows the site ran; `minor` when it did not run (enough) in
+//!    head: a workload change, not a lost specialization;
+//! 4. same specialization, head's counter shows at least `min_misses` (8) more misses than
+//!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
+//!    → `missing`;
+//! 5. head's churn (re-specializations seen by the sampler: opname flips, or a miss counter
+//!    that went back up) above base's, and at least twice it → `churning`;
+//! 6. base not specialized, head specialized → `gained`;
+//! 7. both specialized, different specializations → `changed`; same, more misses → `minor`;
+//! 8. both generic: `unchanged` when either side is a 3.11 instruction that gave up (no
+//!    specialization exists for it there); `minor` when head proves more failed attempts but
+//!    the evidence is not comparable (different counter models, base never ran the site, or
+//!    the sampler did not see base's line at least half as often, by share of the run's
+//!    samples, as head's) or short of `min_failures` (2) more; else `backed_off` when it is;
+//! 9. otherwise `unchanged`.
+//!
+//! Regressions (what a function's `regressions` counts and the gate fails on) are `lost`,
+//! `missing` and `backed_off`; `minor` keeps the smaller counter movements visible.
+
+
+mod change;
+mod site_view;
+#[cfg(test)]
+mod tests;
+
+pub use change::{Cause, Change, ChangeKind, ChurnInfo};
+pub(crate) use change::{churn_info, ClassifyOptions};
+pub use site_view::SiteView;
+
+use crate::cpython::counters::Counter;
+use crate::cpython::normalize::{canonical_opname, SiteTag};
+use crate::engine::align::RowKind;
+
+/// Classifies one aligned row; `None` when neither side is a specialization site.
+pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
+    let (b, h) = match (b, h) {
+        (None, None) => return None,
+        (Some(b), None) => return b.is_site().then_some(ChangeKind::Removed),
+        (None, Some(h)) => return h.is_site().then_some(ChangeKind::Added),
+        (Some(b), Some(h)) => (b, h),
+    };
+    if !b.is_site() && !h.is_site() {
+        return None;
+    }
+    let same_version = b.rules.version == h.rules.version;
+    let (sb, sh) = (b.is_site() && b.specialized(), h.is_site() && h.specialized());
+    // Across versions, which call forms specialize is the interpreter's doing: shown, never
+    // a regression.
+    if kind == RowKind::CallForm && !same_version {
+        return Some(if sb || sh { ChangeKind::Minor } else { ChangeKind::Unchanged });
+    }
+    if b.is_site() != h.is_site() {
+        // Within one version only a change of the code does this: a call whose new form has
+        // no specialization (3.13's `CALL_KW` when a keyword argument was added,
+        // `CALL_FUNCTION_EX` before 3.14) lost what the old form had, or gained it back.
+        if same_version {
+            return Some(if sb {
+                ChangeKind::Lost
+            } else if sh {
+                ChangeKind::Gained
+            } else {
+                ChangeKind::Unchanged
+            });
+        }
+        // The family specializes on one version only (3.11 `FOR_ITER`): not comparable.
+        return Some(ChangeKind::Unchanged);
+    }
+    if kind == RowKind::Rewritten && (b.site.tag == SiteTag::Subscr || h.site.tag == SiteTag::Subscr) {
+        // A subscript ↔ a method call doing its work: both may specialize.
+        return Some(match (sb, sh) {
+            (true, false) => ChangeKind::Lost,
+            (false, true) => ChangeKind::Gained,
+            (true, true) => ChangeKind::Changed,
+            (false, false) => ChangeKind::Unchanged,
+        });
+    }
+    if kind == RowKind::Rewritten {
+        return Some(if b.site.tag.is_attribute_access() && sb {
+            ChangeKind::Lost
+        } else if h.site.tag.is_attribute_access() && sh {
+            ChangeKind::Gained
+        } else {
+            ChangeKind::Changed
+        });
+    }
+    let (cb, ch) = (b.counter(), h.counter());
+    let same = sb && sh && if b.rules.version == h.rules.version {
+        b.op().name == h.op().name
+    } else {
+        canonical_opname(&b.op().name) == canonical_opname(&h.op().name)
+    };
+    // Both models count misses since the last specialization from 52/53 down: comparable when
+    // base held. A base already at `min_misses`, or one the sampler saw re-specialize, was
+    // failing too: its counter and head's stop at two arbitrary points of a cycle (3.12+
+    // re-specializes every 53 misses), so their difference says nothing.
+    let (mb, mh) = (cb.map_or(0, |c| c.misses()), ch.map_or(0, |c| c.misses()));
+    let min = opts.min_misses.max(1);
+    // Each side's churn once: `flips()` and `same_cycle` would each rebuild it.
+    let (churn_b, churn_h) = (b.churn(), h.churn());
+    let flips = |c: &Option<ChurnInfo>| c.as_ref().map_or(0, |c| c.effective_flips);
+    let (fb, fh) = (flips(&churn_b), flips(&churn_h));
+    let base_held = mb < min && fb == 0;
+    // Sampled counts vary with the run (how often the sampler looked): a site that churns in
+    // both runs churns more in head only when it does so at least twice as often.
+    let churns_more = fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2);
+    Some(if sb != sh || (sb && !same) {
+        if same_cycle(b, churn_b.as_ref(), h, churn_h.as_ref()) {
+            ChangeKind::Unchanged
+        } else if sb && !sh {
+            // A site head did not run (enough) lost nothing: the workload changed.
+            if ch.is_some_and(|c| !c.ran()) {
+                ChangeKind::Minor
+            } else {
+                ChangeKind::Lost
+            }
+        } else if churns_more {
+            ChangeKind::Churning
+        } else if sh && !sb {
+            ChangeKind::Gained
+        } else {
+            ChangeKind::Changed
+        }
+    } else if same && base_held && mh >= mb.saturating_add(min) {
+        // Before churning: the counters prove the misses; head's sampled re-specializations
+        // (3.12+ re-specializes in place, so a megamorphic site churns) only add to it.
+        ChangeKind::Missing
+    } else if churns_more {
+        ChangeKind::Churning
+    } else if sb && sh && mh > mb {
+        ChangeKind::Minor
+    } else if sb && sh {
+        ChangeKind::Unchanged
+    } else {
+        generic_both(cb, ch, b.rules.model == h.rules.model, base_ran_as_often(b, h), opts)
+    })
+}
+
+/// Both runs were seen re-specializing through the form the other run's snapshot shows: the
+/// two snapshots are two phases of one behaviour, not a change. (In the pyparsing bump,
+/// `_parseNoCache`'s `self.debug` flips between `LOAD_ATTR_INSTANCE_VALUE` and
+/// `LOAD_ATTR_WITH_HINT` thousands of times in both versions, and each snapshot caught one.)
+fn same_cycle(b: &SiteView, cb: Option<&ChurnInfo>, h: &SiteView, ch: Option<&ChurnInfo>) -> bool {
+    let (Some(cb), Some(ch)) = (cb, ch) else { return false };
+    let (ob, oh) = (&b.op().name, &h.op().name);
+    cb.effective_flips > 0 && ch.effective_flips > 0 && cb.seen.contains(oh) && ch.seen.contains(ob)
+}
+
+/// Whether the sampler saw base's line of the site at least half as often as head's, as shares
+/// of each run's samples. Failed attempts back off exponentially, so each extra one head shows
+/// only proves that head ran the generic site about twice as often: an unchanged program whose
+/// run varies (asyncio shutdown, the garbage collector) shows that too. More failures are
+/// evidence of a regression only when base ran the site about as much and failed less.
+fn base_ran_as_often(b: &SiteView, h: &SiteView) -> bool {
+    let share = |v: &SiteView| v.hotness() as f64 / v.dump.run.sampler.samples.max(1) as f64;
+    b.hotness() > 0 && share(b) * 2.0 >= share(h)
+}
+
+/// Rule 8: both sides generic. Backoff is compared only when both counters mean the same
+/// thing: the same counter model (3.11 counts failures from backoff 0, 3.12+ from 1) and a
+/// base that ran the site; a 3.11 instruction that gave up has no specialization to lose.
+fn generic_both(
+    cb: Option<Counter>,
+    ch: Option<Counter>,
+    same_model: bool,
+    ran_as_often: bool,
+    opts: &ClassifyOptions,
+) -> ChangeKind {
+    use crate::cpython::counters::CounterState;
+    let gave_up = |c: Option<Counter>| c.is_some_and(|c| c.state == CounterState::GaveUp);
+    if gave_up(cb) || gave_up(ch) {
+        return ChangeKind::Unchanged;
+    }
+    let (fb, fh) = (cb.map_or(0, |c| c.failures()), ch.map_or(0, |c| c.failures()));
+    if fh <= fb {
+        return ChangeKind::Unchanged;
+    }
+    let base_ran = cb.is_some_and(|c| !c.is_cold());
+    if same_model && base_ran && ran_as_often && fh >= fb.saturating_add(opts.min_failures.max(1)) {
+        ChangeKind::BackedOff
+    } else {
+        ChangeKind::Minor
+    }
+}
+
+/// Builds the [`Change`] record of a classified row (explanation left empty).
+pub(crate) fn build_change(kind: ChangeKind, b: Option<&SiteView>, h: Option<&SiteView>, row_kind: RowKind, row: u32) -> Change {
+    let attr_side = match (row_kind, b, h) {
+        (RowKind::Rewritten, Some(b), _) if b.site.tag.is_attribute_access() || b.site.tag == SiteTag::Subscr => b,
+        (RowKind::Rewritten, _, Some(h)) if h.site.tag.is_attribute_access() || h.site.tag == SiteTag::Subscr => h,
+        (_, _, Some(h)) => h,
+        (_, Some(b), None) => b,
+        (_, None, None) => unreachable!("a change has at least one side"),
+    };
+    let main = h.or(b).expect("a change has at least one side");
+    let local = if h.is_some() && kind != ChangeKind::Removed { h } else { b };
+    let local = local.unwrap_or(main);
+    Change {
+        kind,
+        family: attr_side.family().to_string(),
+        base: b.map(|v| v.op().name.clone()),
+        head: h.map(|v| v.op().name.clone()),
+        base_line: b.and_then(|v| v.line()),
+        head_line: h.and_then(|v| v.line()),
+        explanation: None,
+        cause: None,
+        operand: attr_side.operand(),
+        base_offset: b.map(|v| v.spec().offset),
+        head_offset: h.map(|v| v.spec().offset),
+        base_counter: b.and_then(|v| v.counter()),
+        head_counter: h.and_then(|v| v.counter()),
+        base_churn: b.and_then(|v| v.churn()),
+        head_churn: h.and_then(|v| v.churn()),
+        hotness: local.hotness(),
+        source: local.source(),
+        row_kind,
+        row,
+    }
+}

@@ -1,0 +1,88 @@
+//! [`SiteView`]: one side of an aligned site, with what the classifier and the explanation
+//! rules read from it (its specialization, counter, line, hotness, churn, source).
+
+use crate::cpython::counters::{Counter, VersionRules};
+use crate::cpython::normalize::{normalize_argrepr, Site};
+use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
+
+use super::change::{churn_info, ChurnInfo};
+
+/// One side of an aligned site, with what the classifier reads from it.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteView<'a> {
+    /// The dump.
+    pub dump: &'a Dump,
+    /// The code object.
+    pub code: &'a CodeInfo,
+    /// The site.
+    pub site: Site,
+    /// Counter rules of the dump's interpreter.
+    pub rules: VersionRules,
+}
+
+impl<'a> SiteView<'a> {
+    /// The instruction standing for the site's specialization.
+    pub fn spec(&self) -> &'a Instruction {
+        &self.code.instructions[self.site.spec as usize]
+    }
+    /// The instruction the key describes.
+    pub fn primary(&self) -> &'a Instruction {
+        &self.code.instructions[self.site.primary as usize]
+    }
+    /// The op of [`Self::spec`].
+    pub fn op(&self) -> &'a OpInfo {
+        self.dump.op(self.spec())
+    }
+    /// Has an adaptive counter.
+    pub fn is_site(&self) -> bool {
+        self.op().counter == Some(CounterKind::Adaptive)
+            || self.dump.op(self.primary()).counter == Some(CounterKind::Adaptive)
+    }
+    /// Is specialized.
+    pub fn specialized(&self) -> bool {
+        self.op().specialized
+    }
+    /// The counter of the specialization instruction, read with this side's version rules
+    /// (3.11: a plain `BINARY_OP`/`COMPARE_OP` in quickened code has given up, not cold).
+    pub fn counter(&self) -> Option<Counter> {
+        let op = self.op();
+        let quickened = self.rules.gives_up(op) && self.quickened();
+        self.rules.read_in(op, self.spec(), quickened)
+    }
+    /// 3.11: the code object was quickened (holds an `*_ADAPTIVE` or specialized instruction).
+    fn quickened(&self) -> bool {
+        self.code.instructions.iter().any(|i| {
+            let o = self.dump.op(i);
+            o.specialized || o.name.ends_with("_ADAPTIVE")
+        })
+    }
+    /// The site's family as the dump spells it (the primary's).
+    pub fn family(&self) -> &'a str {
+        &self.dump.op(self.primary()).family
+    }
+    /// Source line.
+    pub fn line(&self) -> Option<u32> {
+        self.spec().line.or(self.primary().line)
+    }
+    /// Sampler hits on the site's line.
+    pub fn hotness(&self) -> u64 {
+        let Some(line) = self.line() else { return 0 };
+        let ls = &self.code.line_samples;
+        ls.binary_search_by_key(&line, |&(l, _)| l).map(|i| ls[i].1).unwrap_or(0)
+    }
+    /// Churn recorded on any instruction of the site (the largest).
+    pub fn churn(&self) -> Option<ChurnInfo> {
+        let ins = &self.code.instructions[self.site.start as usize..self.site.end as usize];
+        let c = ins.iter().filter_map(|i| i.churn.as_ref()).max_by_key(|c| c.flips)?;
+        Some(churn_info(self.dump, c))
+    }
+    /// The normalized operand.
+    pub fn operand(&self) -> Option<String> {
+        let p = self.primary();
+        (p.argrepr != 0).then(|| normalize_argrepr(self.dump.str(p.argrepr))).filter(|s| !s.is_empty())
+    }
+    /// The source text of the site's line.
+    pub fn source(&self) -> Option<String> {
+        self.dump.source_line(self.code.file, self.line()?).map(str::to_string)
+    }
+}

@@ -726,7 +726,10 @@ def has_evidence(raw):
 # Owns: `Sampler`, the thread that samples sys._current_frames() while the program runs
 # (self, total and per-line hits per code object; the code objects seen on stacks) and
 # looks at the opcodes of sampled code for churn; the GIL switch interval while it runs; its
-# mode and note in the dump ("off", "unavailable" on pyodide).
+# mode and note in the dump ("thread", "off", "unavailable"). Pyodide has no threads: there
+# scripts/python-pyodide provides timer ticks (module `_specdiff_ticks`), delivered as a
+# SIGPROF (the profiling timer's signal, which programs leave alone) whose handler samples the
+# frame it interrupts (mode "signal").
 
 # The filenames of the interpreter's import machinery (frozen in CPython 3.11+).
 IMPORTLIB_FILES = ("<frozen importlib._bootstrap",)
@@ -763,10 +766,11 @@ class Sampler:
         self.churn_offsets = {}
         self._done = None
         self._old_switch = None
+        self._ticks = self._old_handler = None
 
     def start(self):
         if sys.platform == "emscripten":
-            self.mode, self.note = "unavailable", "no threads on emscripten (pyodide)"
+            self._start_ticks()
             return
         try:
             self._done = _thread.allocate_lock()
@@ -780,15 +784,44 @@ class Sampler:
             if self._old_switch is not None:
                 sys.setswitchinterval(self._old_switch)
 
+    def _start_ticks(self):
+        try:
+            import _specdiff_ticks   # only under scripts/python-pyodide
+            import signal
+            self._old_handler = signal.signal(signal.SIGPROF, self._tick)
+            _specdiff_ticks.start(max(1, round(self.interval * 1000)), int(signal.SIGPROF))
+            self._ticks = _specdiff_ticks
+            self.mode = "signal"
+            self.note = "no threads on emscripten: timer ticks from python-pyodide, as SIGPROF"
+        except Exception as e:
+            self.mode, self.note = "unavailable", "no threads on emscripten (pyodide): %s" % e
+
+    def _tick(self, signum, frame):
+        if self.stop:
+            return
+        try:
+            self.sample(frame, time.perf_counter())
+        except Exception as e:   # never take the program down
+            log("sampler tick failed: %r" % (e,))
+
     def running(self):
-        return self.mode == "thread" and not self.stop
+        return self.mode in ("thread", "signal") and not self.stop
 
     def forked(self):
         """In a child the program forked: the thread did not come along."""
         self.mode, self.note = "off", "forked child"
 
     def finish(self):
-        """Stop the thread, as soon as the program is done."""
+        """Stop the thread (or the ticks), as soon as the program is done."""
+        if self.mode == "signal":
+            import signal
+            self.stop = True
+            self._ticks.stop()
+            if signal.getsignal(signal.SIGPROF) is not self._tick:
+                self.note += "; the program replaced the SIGPROF handler, so sampling stopped then"
+            else:
+                signal.signal(signal.SIGPROF, self._old_handler)
+            return
         if self.mode != "thread":
             return
         self.stop = True
@@ -797,7 +830,7 @@ class Sampler:
 
     def last_look(self):
         """One last churn look at every sampled code object, so late flips count too."""
-        if self.mode != "thread":
+        if self.mode not in ("thread", "signal"):
             return
         for key, code in self.codes.items():
             self.check_churn(key, code)

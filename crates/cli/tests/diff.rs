@@ -377,7 +377,10 @@ fn fail_on_regression_exit_codes() {
         if d.sampled {
             let names = |fs: &[Value]| fs.iter().map(|f| f["function"].as_str().unwrap().to_string()).collect::<Vec<_>>();
             assert!(names(hot).contains(&"__main__:main".to_string()), "{v}: {:#}", r["gate"]);
-            assert!(names(cold).contains(&"__main__:scale".to_string()), "{v}: {:#}", r["gate"]);
+            // (On 3.14, sampled on timer ticks under pyodide, `scale`'s site is `changed`, not
+            // a regression: it is in neither list there.)
+            assert!(!names(hot).contains(&"__main__:scale".to_string()), "{v}: {:#}", r["gate"]);
+            assert!(v == "3.14" || names(cold).contains(&"__main__:scale".to_string()), "{v}: {:#}", r["gate"]);
             assert!(hot.iter().all(|f| f["hotness_floor"].as_f64().unwrap() >= 50.0), "{v}: {:#}", r["gate"]);
             assert!(cold.iter().all(|f| f["hotness_floor"].as_f64().unwrap() < 50.0), "{v}: {:#}", r["gate"]);
             // No count of samples proves 100%: the strictest gate passes a sampled pair.

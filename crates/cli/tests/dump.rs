@@ -50,9 +50,12 @@ fn demo_base_has_slot_load_and_head_lost_it() {
 fn the_sampler_sees_a_site_re_specialize_in_place() {
     let tmp = tempfile::tempdir().unwrap();
     let script = "crates/cli/tests/programs/respecialize.py";
-    // Pyodide (3.14) has no threads, so no sampler.
-    for py in interpreters().iter().filter(|py| py.minor != "3.14") {
+    // Pyodide (3.14) has no threads: its sampler runs on timer ticks (mode "signal").
+    for py in interpreters() {
         let d = dump_ok(py, tmp.path(), "respecialize", &[script]);
+        let mode = if py.minor == "3.14" { "signal" } else { "thread" };
+        assert_eq!(d.run.sampler.mode, mode, "{}", py.minor);
+        assert!(d.run.sampler.samples > 0, "{}: {:?}", py.minor, d.run.sampler);
         let churn = |qualname: &str| {
             let c = code(&d, "respecialize.py", qualname);
             let ins = c.instructions.iter().find(|i| d.op(i).family == "LOAD_ATTR" && d.str(i.argrepr) == "x");

@@ -121,7 +121,7 @@ pub struct Target {
 /// The hotness sampler's settings and outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SamplerInfo {
-    /// `"thread"`, `"off"` or `"unavailable"`.
+    /// `"thread"`, `"signal"` (pyodide: timer ticks), `"off"` or `"unavailable"`.
     pub mode: String,
     /// Interval between samples in milliseconds.
     pub interval_ms: f64,

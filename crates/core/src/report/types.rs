@@ -69,7 +69,7 @@ pub struct RunRef {
     pub version: (u32, u32),
     /// Samples the sampler took (0 when off).
     pub samples: u64,
-    /// Sampler mode (`"thread"`, `"off"`, `"unavailable"`).
+    /// Sampler mode (`"thread"`, `"signal"`, `"off"`, `"unavailable"`).
     pub sampler: String,
     /// Code objects in the dump.
     pub code_objects: u32,

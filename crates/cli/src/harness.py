@@ -767,6 +767,7 @@ class Sampler:
         self._done = None
         self._old_switch = None
         self._ticks = self._old_handler = None
+        self._in_tick = False
 
     def start(self):
         if sys.platform == "emscripten":
@@ -797,12 +798,18 @@ class Sampler:
             self.mode, self.note = "unavailable", "no threads on emscripten (pyodide): %s" % e
 
     def _tick(self, signum, frame):
-        if self.stop:
+        # A tick can arrive while the handler of the last one still runs (CPython runs Python
+        # signal handlers between any two bytecodes, its own included): a nested look would
+        # find the churn state half-updated.
+        if self.stop or self._in_tick:
             return
+        self._in_tick = True
         try:
             self.sample(frame, time.perf_counter())
         except Exception as e:   # never take the program down
             log("sampler tick failed: %r" % (e,))
+        finally:
+            self._in_tick = False
 
     def running(self):
         return self.mode in ("thread", "signal") and not self.stop

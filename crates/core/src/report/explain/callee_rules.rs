@@ -2,7 +2,8 @@
 //! that head defines differently (a decorator added or removed, a new signature, a generator,
 //! a class where there was a function), or calls another function than in base. The callee is
 //! found by name on the call's source line and looked up in both programs' definitions
-//! ([`super::program`]); the sentence quotes the definition's line.
+//! ([`super::program`]; `super().name(` up the caller's class's bases); the sentence quotes the
+//! definition's line.
 //!
 //! And the arity rule: a call whose number of arguments changed, lost (or gained) a form made
 //! for an exact number of them (`CALL_STR_1`, `CALL_BUILTIN_O`, `CALL_PY_EXACT_ARGS` …).
@@ -111,19 +112,54 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
             return Some((Cause::CalleeChanged, format!("the call now goes to `{}` (defined at line {}){was}", n.0, d.line)));
         }
     }
+    let (caller_h, caller_b) = (h.dump.str(h.code.qualname), b.dump.str(b.code.qualname));
     for &n in names_h.iter().filter(|(n, _)| called_in(&names_b, n)) {
-        let Some((key, now)) = callee(head, module_h, n) else { continue };
+        let through_super = |line: &str| n.1 && line.contains(&format!("super().{}(", n.0));
+        let Some((key, now)) = reach(head, module_h, caller_h, through_super(text_h), n) else { continue };
         // The same definition must be the only one base's line could reach too.
-        let Some((key_b, then)) = callee(base, module_b, n) else { continue };
+        let Some((key_b, then)) = reach(base, module_b, caller_b, through_super(text_b), n) else { continue };
         if key_b != key {
             continue;
         }
-        if let Some(why) = metaclass_change(n.0, now, then) {
+        // Through `super()` the method is named with its class: it is not the caller's own.
+        let name = if through_super(text_h) { key.1.as_str() } else { n.0 };
+        if let Some(why) = metaclass_change(name, now, then) {
             return Some((Cause::Metaclass, why));
         }
-        if let Some(why) = definition_change(n.0, now, then) {
+        if let Some(why) = definition_change(name, now, then) {
             return Some((Cause::CalleeChanged, why));
         }
+    }
+    None
+}
+
+/// What a call of `n` in the code `caller` (its qualname) reaches: through `super()` when the
+/// line says `super().name(` ([`super_callee`]), else [`callee`].
+fn reach<'a>(facts: &'a ProgramFacts, module: &str, caller: &str, through_super: bool, n: (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
+    if through_super {
+        let class = caller.rsplit_once('.')?.0;
+        return super_callee(facts, module, class, n.0);
+    }
+    callee(facts, module, n)
+}
+
+/// The method `super().name(` reaches from a method of `class` (a qualname in `module`): up
+/// the chain of single bases the module defines, the first class whose body defines `name`.
+/// `None` when a class on the way has several bases or one defined elsewhere (an import):
+/// Python's method resolution order would have to be computed, and naming a wrong method is
+/// worse than naming none.
+fn super_callee<'a>(facts: &'a ProgramFacts, module: &str, class: &str, name: &str) -> Option<(&'a (String, String), &'a Def)> {
+    let in_module = |qualname: &str| facts.defs.iter().find(|((m, q), _)| m == module && q == qualname);
+    let mut class = class.to_string();
+    // Python cannot make a cycle of bases; a fuzzed dump can.
+    for _ in 0..64 {
+        let (_, def) = in_module(&class)?;
+        let DefKind::Class { bases: Some(bases), .. } = &def.kind else { return None };
+        let [base] = bases.as_slice() else { return None };
+        if let Some(found) = in_module(&format!("{base}.{name}")) {
+            return Some(found);
+        }
+        class = base.clone();
     }
     None
 }
@@ -185,7 +221,7 @@ pub(super) fn arg_count(f: &Facts) -> Option<(Cause, String)> {
 
 /// A called class whose statement names a metaclass in one program and not in the other.
 fn metaclass_change(name: &str, now: &Def, then: &Def) -> Option<String> {
-    let (DefKind::Class { metaclass: m_now }, DefKind::Class { metaclass: m_then }) = (&now.kind, &then.kind) else {
+    let (DefKind::Class { metaclass: m_now, .. }, DefKind::Class { metaclass: m_then, .. }) = (&now.kind, &then.kind) else {
         return None;
     };
     let named = |m: &str| if m.is_empty() { "a metaclass".to_string() } else { format!("the metaclass `{m}`") };
@@ -229,6 +265,28 @@ mod tests {
     }
 
     #[test]
+    fn super_calls_follow_single_bases_of_the_module_only() {
+        let mut facts = ProgramFacts::default();
+        let class = |bases: &[&str]| Def {
+            kind: DefKind::Class { metaclass: None, bases: Some(bases.iter().map(|b| b.to_string()).collect()) },
+            line: 1,
+            signature: None,
+            unseen: false,
+        };
+        let method = Def { kind: DefKind::Function { decorators: vec![], generator: false }, line: 2, signature: None, unseen: false };
+        let classes = [("A", class(&[])), ("B", class(&["A"])), ("C", class(&["B"])), ("Two", class(&["B", "Mixin"])), ("Lib", class(&["lib.Base"]))];
+        for (q, d) in classes.into_iter().chain([("A.m", method.clone()), ("C.m", method)]) {
+            facts.defs.insert(("m".into(), q.into()), d);
+        }
+        let found = |class: &str| super_callee(&facts, "m", class, "m").map(|(k, _)| k.1.clone());
+        assert_eq!(found("B"), Some("A.m".into()));
+        assert_eq!(found("C"), Some("A.m".into()), "through B, which does not define it, not C's own");
+        assert_eq!(found("Two"), None, "two bases: the method resolution order decides");
+        assert_eq!(found("Lib"), None, "a base from another module");
+        assert_eq!(found("A"), None, "no base defines it");
+    }
+
+    #[test]
     fn every_fixed_arity_form_is_a_form_of_some_table() {
         // A misspelled name would make the rule silently never fire.
         let canonical: Vec<String> = crate::cpython::opcodes::known_versions()
@@ -247,7 +305,12 @@ mod tests {
 
     #[test]
     fn a_metaclass_gained_or_lost_is_said_and_an_unchanged_one_is_not() {
-        let class = |metaclass: Option<&str>| Def { kind: DefKind::Class { metaclass: metaclass.map(str::to_string) }, line: 12, signature: None, unseen: false };
+        let class = |metaclass: Option<&str>| Def {
+            kind: DefKind::Class { metaclass: metaclass.map(str::to_string), bases: Some(vec![]) },
+            line: 12,
+            signature: None,
+            unseen: false,
+        };
         let (plain, meta, other) = (class(None), class(Some("Registered")), class(Some("")));
         assert!(metaclass_change("P", &meta, &plain).unwrap().starts_with("class `P` is made by the metaclass `Registered` in head (line 12), by `type` in base"));
         assert!(metaclass_change("P", &plain, &other).unwrap().starts_with("class `P` is no longer made by a metaclass in head"));

@@ -72,7 +72,7 @@ pub(super) fn class_metaclass(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
     let receiver = receiver_of(h.dump.source_line(h.code.file, h.line()?)?, &attr)?;
     let (key, now) = callee(ctx.head_facts(), h.dump.str(h.code.module), (receiver, false))?;
     let (key_b, then) = callee(ctx.base_facts(), b.dump.str(b.code.module), (receiver, false))?;
-    let (DefKind::Class { metaclass: Some(m) }, DefKind::Class { metaclass: None }) = (&now.kind, &then.kind) else {
+    let (DefKind::Class { metaclass: Some(m), .. }, DefKind::Class { metaclass: None, .. }) = (&now.kind, &then.kind) else {
         return None;
     };
     if key != key_b {

@@ -840,7 +840,10 @@ class Sampler:
         if self.mode not in ("thread", "signal"):
             return
         for key, code in self.codes.items():
-            self.check_churn(key, code)
+            try:
+                self.check_churn(key, code)
+            except Exception as e:   # a lost look must not cost the dump
+                log("last churn look at %s failed: %r" % (code.co_qualname, e))
 
     def _run(self):
         me = _thread.get_ident()
@@ -920,7 +923,7 @@ class Sampler:
                         deoptimized.discard(idx)
                         sites = self._flip(key, sites, offs[idx], a, a)
                     sites = self._flip(key, sites, offs[idx], a, b)
-        if last is None or last != ops:
+        if last is None or last != ops or state[2] is None:
             # Watch the counters of the sites specialized now (a fast C-level comparison while
             # nothing misses); what they showed before a flip is not comparable.
             specialized = _T.specialized

@@ -175,10 +175,12 @@ fn loop_ranges(d: &Dump, c: &crate::model::dump::CodeInfo) -> Vec<(u32, u32)> {
             continue;
         }
         let repr = d.str(i.argrepr);
+        // Checked: offsets and args come from the file (fuzzing found `2 * arg` overflowing).
+        let next = || i.offset.checked_add(2)?.checked_add(u32::try_from(i.cache.len()).ok()?.checked_mul(2)?);
         let target = repr
             .strip_prefix("to ")
             .and_then(|t| t.parse::<u32>().ok())
-            .or_else(|| (i.offset + 2 + 2 * i.cache.len() as u32).checked_sub(2 * i.arg?));
+            .or_else(|| next()?.checked_sub(i.arg?.checked_mul(2)?));
         if let Some(t) = target {
             out.push((t, i.offset));
         }
@@ -190,6 +192,28 @@ fn loop_ranges(d: &Dump, c: &crate::model::dump::CodeInfo) -> Vec<(u32, u32)> {
 mod tests {
     use super::*;
     use crate::format::builder::DumpBuilder;
+
+    /// Found by fuzzing (`diff_engine`): a backward jump whose arg or offset is near
+    /// `u32::MAX` overflowed the target's arithmetic.
+    #[test]
+    fn loop_ranges_of_absurd_jumps_are_left_out() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("m", "f", 1).ins("JUMP_BACKWARD", "", 1).finish();
+        let mut d = b.build();
+        let jump = &mut d.code[0].instructions[0];
+        jump.arg = Some(u32::MAX);
+        assert_eq!(loop_ranges(&d, &d.code[0]), []);
+        let jump = &mut d.code[0].instructions[0];
+        (jump.arg, jump.offset) = (Some(1), u32::MAX);
+        assert_eq!(loop_ranges(&d, &d.code[0]), []);
+        let jump = &mut d.code[0].instructions[0];
+        (jump.arg, jump.offset) = (Some(2), 10);
+        assert_eq!(loop_ranges(&d, &d.code[0]), [(8 + 2 * jump_cache(&d), 10)]);
+    }
+
+    fn jump_cache(d: &Dump) -> u32 {
+        d.code[0].instructions[0].cache.len() as u32
+    }
 
     #[test]
     fn global_writes_in_loops() {

@@ -824,7 +824,7 @@ class Sampler:
             import signal
             self.stop = True
             self._ticks.stop()
-            if signal.getsignal(signal.SIGPROF) is not self._tick:
+            if signal.getsignal(signal.SIGPROF) != self._tick:   # (a new bound method each time)
                 self.note += "; the program replaced the SIGPROF handler, so sampling stopped then"
             else:
                 signal.signal(signal.SIGPROF, self._old_handler)

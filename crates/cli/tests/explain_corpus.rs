@@ -8,7 +8,8 @@
 //! cause.
 //!
 //! `case.json`: `what` (one sentence), `function` (head qualname in `__main__`), `grade`
-//! (`regressed`: lost, missing and backed-off sites; `changed`: changed sites; `none`: a pair
+//! (`regressed`: lost, missing and backed-off sites; `changed`: changed sites; `churning`:
+//! sites seen flipping; several joined by `|`; `none`: a pair
 //! whose change did nothing, a false alarm when the gate fails or a regression is reported
 //! outside the import-time code the gate leaves out), `causes` (the `cause` values that are right), optional
 //! `renamed_from` (base qualname), and `versions` (`{"3.11": {...}}`: fields that differ on
@@ -159,7 +160,17 @@ fn grade(case: &Case, py: &Interpreter, dir: &Path) -> Result<Grade, String> {
     if let Some(old) = renamed_from.as_str() {
         g.renamed = Some(f.is_some_and(|f| f["renamed_from"] == format!("__main__:{old}")));
     }
-    let kinds: &[&str] = if mode == "changed" { &["changed"] } else { &["lost", "missing", "backed_off"] };
+    // `changed|churning`: the sampler decides between them (a site that flips between two
+    // forms is `churning` when it was seen doing so, else `changed`).
+    let kinds: Vec<&str> = mode
+        .split('|')
+        .flat_map(|m| match m {
+            "changed" => &["changed"][..],
+            "churning" => &["churning"][..],
+            _ => &["lost", "missing", "backed_off"][..],
+        })
+        .copied()
+        .collect();
     let causes = case.get(py.minor, "causes");
     let accepted: Vec<&str> = causes.as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     let changes = f.map(|f| f["changes"].as_array().unwrap().clone()).unwrap_or_default();

@@ -16,7 +16,7 @@ use super::program::{parameters, Def, DefKind, ProgramFacts};
 
 /// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`), each
 /// with whether it is an attribute (`.` before it: a method or a module's function).
-fn called_names(line: &str) -> Vec<(&str, bool)> {
+pub(super) fn called_names(line: &str) -> Vec<(&str, bool)> {
     let bytes = line.as_bytes();
     let mut out: Vec<(&str, bool)> = Vec::new();
     for (i, _) in line.match_indices('(') {

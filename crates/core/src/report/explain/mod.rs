@@ -8,6 +8,7 @@ mod callee_rules;
 mod class_rules;
 mod code_rules;
 mod context;
+mod passed_callee;
 mod program;
 mod site_rules;
 mod stats_evidence;
@@ -34,6 +35,7 @@ pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)
         .or_else(|| class_rules::class_mutated(ctx, f))
         .or_else(|| class_rules::instance_layout(ctx, f))
         .or_else(|| callee_rules::callee_changed(ctx, f))
+        .or_else(|| passed_callee::passed_callee(ctx, f))
         .or_else(|| callee_rules::arg_count(f))
         .or_else(|| site_rules::operand_type(f))
         .or_else(|| site_rules::operand_lost(f))

@@ -153,13 +153,12 @@ fn signature(d: &Dump, c: &CodeInfo) -> Option<String> {
     None
 }
 
-/// The parameters of a `def` text as a call sees them: names, `/`, `*`, `**`, and `=…` for a
-/// default, without annotations and default values (`(self, loc, *, flag=…)`). `None` when
-/// the parentheses do not close. Brackets and quotes nest; no Python parser.
-pub(super) fn parameters(def: &str) -> Option<String> {
-    let open = def.find('(')?;
-    let (mut depth, mut quote, mut params, mut current) = (0i32, None::<char>, Vec::new(), String::new());
-    for ch in def[open + 1..].chars() {
+/// The comma-separated items of a bracketed list whose `(` is just before `text` (a `def`'s
+/// parameters, a call's arguments), each whole and trimmed, up to the `)` that closes it;
+/// `None` when it does not close. Brackets and quotes nest; no Python parser.
+pub(super) fn bracketed_items(text: &str) -> Option<Vec<&str>> {
+    let (mut depth, mut quote, mut items, mut start) = (0i32, None::<char>, Vec::new(), 0);
+    for (at, ch) in text.char_indices() {
         if let Some(q) = quote {
             if ch == q {
                 quote = None;
@@ -170,25 +169,38 @@ pub(super) fn parameters(def: &str) -> Option<String> {
             '\'' | '"' => quote = Some(ch),
             '(' | '[' | '{' => depth += 1,
             ')' if depth == 0 => {
-                params.push(current);
-                let shape: Vec<String> = params
-                    .iter()
-                    .map(|p| p.trim())
-                    .filter(|p| !p.is_empty())
-                    .map(|p| {
-                        let name = p.split([':', '=']).next().unwrap_or("").trim();
-                        if p.contains('=') { format!("{name}=…") } else { name.to_string() }
-                    })
-                    .collect();
-                return Some(format!("({})", shape.join(", ")));
+                items.push(text[start..at].trim());
+                items.retain(|i: &&str| !i.is_empty());
+                return Some(items);
             }
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => params.push(std::mem::take(&mut current)),
-            _ if depth == 0 => current.push(ch),
+            ',' if depth == 0 => {
+                items.push(text[start..at].trim());
+                start = at + 1;
+            }
             _ => {}
         }
     }
     None
+}
+
+/// The parameters of a `def` text as a call sees them: names, `/`, `*`, `**`, and `=…` for a
+/// default, without annotations and default values (`(self, loc, *, flag=…)`). `None` when
+/// the parentheses do not close.
+pub(super) fn parameters(def: &str) -> Option<String> {
+    let shape: Vec<String> = parameter_list(def)?
+        .into_iter()
+        .map(|p| {
+            let name = p.split([':', '=']).next().unwrap_or("").trim();
+            if p.contains('=') { format!("{name}=…") } else { name.to_string() }
+        })
+        .collect();
+    Some(format!("({})", shape.join(", ")))
+}
+
+/// The parameters of a `def` text, each as written (with annotation and default).
+pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
+    bracketed_items(&def[def.find('(')? + 1..])
 }
 
 /// What a module or class body defines.

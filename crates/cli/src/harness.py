@@ -811,8 +811,13 @@ class Sampler:
         finally:
             self._in_tick = False
 
+    @property
+    def sampling(self):
+        """Started: a thread, or timer ticks under pyodide."""
+        return self.mode in ("thread", "signal")
+
     def running(self):
-        return self.mode in ("thread", "signal") and not self.stop
+        return self.sampling and not self.stop
 
     def forked(self):
         """In a child the program forked: the thread did not come along."""
@@ -837,7 +842,7 @@ class Sampler:
 
     def last_look(self):
         """One last churn look at every sampled code object, so late flips count too."""
-        if self.mode not in ("thread", "signal"):
+        if not self.sampling:
             return
         for key, code in self.codes.items():
             try:

@@ -35,6 +35,9 @@ const NOTE_ROOM: usize = 400;
 /// Room a `--link` leaves at least for the rest of the comment (headline, runs, totals).
 const LINK_ROOM: usize = 4_000;
 
+/// Hot regressed functions listed under the gate's verdict (the table below has them all).
+const GATE_ROWS: usize = 5;
+
 fn chars(s: &str) -> usize {
     s.chars().count()
 }
@@ -155,6 +158,16 @@ fn header(out: &mut String, input: &RenderInput) {
             "✅ passed".to_string()
         };
         let _ = writeln!(out, "\n**Regression gate:** {verdict} ({basis})");
+        if !g.hot.is_empty() {
+            out.push('\n');
+        }
+        for f in g.hot.iter().take(GATE_ROWS) {
+            let h = crate::render::gate_hotness(f).map(|h| format!("{h}, ")).unwrap_or_default();
+            let _ = writeln!(out, "- {}: {h}{}", code(&f.function, false), count(f.regressions as u64, "regression", "regressions"));
+        }
+        if g.hot.len() > GATE_ROWS {
+            let _ = writeln!(out, "- _… and {} more_", g.hot.len() - GATE_ROWS);
+        }
         if !g.import_time.is_empty() {
             let _ = writeln!(out, "\n{}", crate::render::import_time_note(g.import_time.len()));
         }

@@ -101,6 +101,16 @@ pub fn hotness(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
     crate::gate::hotness_percent(input.report, f).map(|p| pct(p / 100.0))
 }
 
+/// A gate function's hotness with what its samples prove (the gate compares the latter):
+/// `hot 12.0% (≥ 6.1% at 95% confidence)`; `None` when no run was sampled.
+pub fn gate_hotness(f: &crate::gate::GateFunction) -> Option<String> {
+    let h = f.hotness?;
+    Some(match f.hotness_floor {
+        Some(floor) => format!("hot {} (≥ {} at 95% confidence)", pct(h / 100.0), pct(floor / 100.0)),
+        None => format!("hot {}", pct(h / 100.0)),
+    })
+}
+
 /// Families whose specialized share changed, in the report's (alphabetical) order.
 pub fn changed_families(report: &DiffReport) -> impl Iterator<Item = &specdiff_core::report::FamilyCount> {
     report.summary.families.iter().filter(|f| f.base.sites != f.head.sites || f.base.specialized != f.head.specialized)

@@ -276,7 +276,7 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
     };
     let _ = writeln!(out, "\n{} {verdict} ({basis})", p.bold("Regression gate:"));
     for f in &g.hot {
-        let h = f.hotness.map(|h| format!("hot {} · ", pct(h / 100.0))).unwrap_or_default();
+        let h = crate::render::gate_hotness(f).map(|h| format!("{h} · ")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  {}  {}",

@@ -10,7 +10,7 @@ use crate::engine::classify::{Cause, ChangeKind};
 
 use super::callee_rules::callee;
 use super::context::{ExplainContext, Facts};
-use super::program::{ClassFacts, Def, DefKind};
+use super::program::{ClassFacts, Def, DefKind, ProgramFacts};
 
 /// The attribute families and the change kinds a class change can explain.
 fn applies(f: &Facts) -> Option<(&'static str, String)> {
@@ -107,27 +107,62 @@ fn receiver_of<'a>(line: &'a str, attr: &str) -> Option<&'a str> {
     })
 }
 
-/// A class that owns the attribute gained or lost a hook the interpreter checks.
+/// A class that owns the attribute gained or lost a hook the interpreter checks, in its own
+/// body or through a base class of its module (a mixin's `__getattr__`).
 pub(super) fn class_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (fam, attr) = applies(f)?;
     let version = f.head?.rules.version;
-    for ((_, class), h, b) in owners(ctx, &attr) {
+    for ((module, class), h, b) in owners(ctx, &attr) {
         for hook in relevant_hooks(fam, version) {
             let (now, then) = (h.defs.get(*hook), b.and_then(|b| b.defs.get(*hook)));
-            let verb = match (now, then) {
-                (Some(_), None) => "gained",
-                (None, Some(_)) => "lost",
+            let (verb, line, through) = match (now, then) {
+                (Some(d), None) => ("gained", d.line, String::new()),
+                (None, Some(d)) => ("lost", d.line, String::new()),
+                (None, None) => {
+                    let inherited = |facts| inherited_hook(facts, module, class, hook);
+                    match (inherited(ctx.head_facts()), inherited(ctx.base_facts())) {
+                        (Some(Some((from, line))), Some(None)) => ("gained", line, format!(" through its base class `{from}`")),
+                        (Some(None), Some(Some((from, line)))) => ("lost", line, format!(" (base had it through its base class `{from}`)")),
+                        _ => continue,
+                    }
+                }
                 _ => continue,
             };
-            let line = now.or(then).map_or(h.line, |d| d.line);
             let what = if fam == "load" { "loads" } else { "stores" };
             return Some((
                 Cause::ClassHook,
-                format!("class `{class}`, whose instances have `.{attr}`, {verb} `{hook}` in head (line {line}); CPython {}.{} specializes attribute {what} only on classes without it", version.0, version.1),
+                format!("class `{class}`, whose instances have `.{attr}`, {verb} `{hook}` in head{through} (line {line}); CPython {}.{} specializes attribute {what} only on classes without it", version.0, version.1),
             ));
         }
     }
     None
+}
+
+/// Where `class` (a qualname in `module`) inherits `hook` from: `Some(Some((base, line)))`
+/// when one of its bases, or theirs, defines it in the module; `Some(None)` when every class
+/// it inherits from is known (defined in the module, or `object`) and none does; `None` when
+/// a base is imported or not a plain name, so the hook could be there.
+fn inherited_hook(facts: &ProgramFacts, module: &str, class: &str, hook: &str) -> Option<Option<(String, u32)>> {
+    let mut todo = vec![class.to_string()];
+    let mut seen: Vec<String> = Vec::new();
+    let mut known = true;
+    while let Some(name) = todo.pop() {
+        // Python cannot make a cycle of bases; a fuzzed dump can.
+        if seen.contains(&name) || seen.len() > 64 {
+            continue;
+        }
+        seen.push(name.clone());
+        if name != class {
+            if let Some(d) = facts.classes.get(&(module.to_string(), name.clone())).and_then(|c| c.defs.get(hook)) {
+                return Some(Some((name, d.line)));
+            }
+        }
+        match facts.defs.get(&(module.to_string(), name)).map(|d| &d.kind) {
+            Some(DefKind::Class { bases: Some(bases), .. }) => todo.extend(bases.iter().filter(|b| *b != "object").cloned()),
+            _ => known = false,
+        }
+    }
+    known.then_some(None)
 }
 
 /// A class that owns the attribute gained or lost `__slots__`.
@@ -221,7 +256,7 @@ pub(super) fn instance_layout(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
 
 #[cfg(test)]
 mod tests {
-    use super::receiver_of;
+    use super::*;
 
     #[test]
     fn the_receiver_is_the_plain_name_before_the_attribute() {
@@ -229,5 +264,38 @@ mod tests {
         assert_eq!(receiver_of("t += Config.scales + Other.scale", "scale"), Some("Other"));
         assert_eq!(receiver_of("t += self.cfg.scale", "scale"), None);
         assert_eq!(receiver_of("t += make().scale", "scale"), None);
+    }
+
+    #[test]
+    fn hooks_are_inherited_from_bases_of_the_module_only() {
+        let mut facts = ProgramFacts::default();
+        let class = |bases: Option<&[&str]>| Def {
+            kind: DefKind::Class { metaclass: None, bases: bases.map(|b| b.iter().map(|b| b.to_string()).collect()) },
+            line: 1,
+            signature: None,
+            unseen: false,
+        };
+        let hook = Def { kind: DefKind::Function { decorators: vec![], generator: false }, line: 7, signature: None, unseen: false };
+        let chain: [(&str, Option<&[&str]>); 7] = [
+            ("Mixin", Some(&[])),
+            ("Record", Some(&["object", "Mixin"])),
+            ("Line", Some(&["Record"])),
+            ("Plain", Some(&[])),
+            ("Lib", Some(&["lib.Base"])),
+            ("Odd", None),
+            ("Loop", Some(&["Loop"])),
+        ];
+        for (name, bases) in chain {
+            facts.defs.insert(("m".into(), name.into()), class(bases));
+            facts.classes.insert(("m".into(), name.into()), ClassFacts::default());
+        }
+        facts.classes.get_mut(&("m".to_string(), "Mixin".to_string())).unwrap().defs.insert("__getattr__".into(), hook);
+        let found = |c: &str| inherited_hook(&facts, "m", c, "__getattr__");
+        assert_eq!(found("Line"), Some(Some(("Mixin".into(), 7))), "two levels up");
+        assert_eq!(found("Plain"), Some(None), "known to have none");
+        assert_eq!(found("Lib"), None, "an imported base could have it");
+        assert_eq!(found("Odd"), None, "bases not plain names");
+        assert_eq!(found("Loop"), Some(None), "a cycle (only a fuzzed dump has one) ends");
+        assert_eq!(found("Mixin"), Some(None), "its own body is the class rule's direct check");
     }
 }

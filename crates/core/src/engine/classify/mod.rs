@@ -25,7 +25,8 @@
 //!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
 //!    → `missing`;
 //! 5. head's churn (re-specializations seen by the sampler: opname flips, or a miss counter
-//!    that went back up) above base's, and at least twice it → `churning`;
+//!    that went back up) above base's, at least twice it and more than the sampler's luck
+//!    (a one-sided sign test at 5 %) → `churning`;
 //! 6. base not specialized, head specialized → `gained`;
 //! 7. both specialized, different specializations → `changed`; same, more misses → `minor`;
 //! 8. both generic: `unchanged` when either side is a 3.11 instruction that gave up (no
@@ -123,7 +124,7 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     let base_held = mb < min && fb == 0;
     // Sampled counts vary with the run (how often the sampler looked): a site that churns in
     // both runs churns more in head only when it does so at least twice as often.
-    let churns_more = fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2);
+    let churns_more = fh >= fb.saturating_add(opts.min_flips) && fh >= fb.saturating_mul(2) && more_than_chance(fb, fh);
     Some(if sb != sh || (sb && !same) {
         if same_cycle(b, churn_b.as_ref(), h, churn_h.as_ref()) {
             ChangeKind::Unchanged
@@ -164,6 +165,32 @@ fn same_cycle(b: &SiteView, cb: Option<&ChurnInfo>, h: &SiteView, ch: Option<&Ch
     let (Some(cb), Some(ch)) = (cb, ch) else { return false };
     let (ob, oh) = (&b.op().name, &h.op().name);
     cb.effective_flips > 0 && ch.effective_flips > 0 && cb.seen.contains(oh) && ch.seen.contains(ob)
+}
+
+/// Whether head's `fh` re-specializations seen, against base's `fb`, are more than the
+/// sampler's luck: under "both runs churn alike" each of the `fb + fh` flips seen is head's
+/// with probability ½, and head seeing `fh` or more must have a chance under 5 % (a one-sided
+/// sign test). A site that cycles in every run (3.11 specializes `stack[-1]` as
+/// `BINARY_SUBSCR_LIST_INT`, whose guard refuses negative indices) was seen flipping 1 time in
+/// one run of a program and 5 in the next; 0 against 5 or more is needed, 1 against 7.
+fn more_than_chance(fb: u32, fh: u32) -> bool {
+    let n = u64::from(fb) + u64::from(fh);
+    if n > 1000 {
+        // The normal approximation (exact enough here; a dump's counts can be anything).
+        return (fh as f64 - n as f64 / 2.0) / (n as f64 / 4.0).sqrt() > 1.645;
+    }
+    // ln C(n, i) / 2^n for i = fh..=n, summed in log space (n can be thousands).
+    let mut ln_term = -(n as f64) * std::f64::consts::LN_2;
+    let mut tail = 0.0;
+    for i in 0..=n {
+        if i >= u64::from(fh) {
+            tail += ln_term.exp();
+        }
+        if i < n {
+            ln_term += ((n - i) as f64).ln() - ((i + 1) as f64).ln();
+        }
+    }
+    tail < 0.05
 }
 
 /// Whether the sampler saw base's line of the site at least half as often as head's, as shares

@@ -186,6 +186,9 @@ pub struct Normalizer<'a> {
     fam_global_loads: [u32; 2],
     getattr: u32,
     setattr: u32,
+    /// `__setattr__`: `object.__setattr__(self, name, v)` (a frozen dataclass's `__init__`)
+    /// is a [`SiteTag::SetattrCall`] too.
+    setattr_method: u32,
     /// `BINARY_SUBSCR`, `STORE_SUBSCR`, `BINARY_OP`, and the operand `[]` of 3.14's subscript.
     fam_subscr: [u32; 4],
     /// The methods [`SiteTag::SubscriptCall`] names.
@@ -215,6 +218,7 @@ impl<'a> Normalizer<'a> {
         let fam_global_loads = [interner.intern("LOAD_GLOBAL"), interner.intern("LOAD_NAME")];
         let getattr = interner.intern("getattr");
         let setattr = interner.intern("setattr");
+        let setattr_method = interner.intern("__setattr__");
         let fam_attr_other = [interner.intern("STORE_ATTR"), interner.intern("LOAD_SUPER_ATTR")];
         let fam_subscr = ["BINARY_SUBSCR", "STORE_SUBSCR", "BINARY_OP", "[]"].map(|n| interner.intern(n));
         let subscript_methods = ["get", "__getitem__", "__setitem__", "setdefault", "pop"].map(|n| interner.intern(n));
@@ -233,6 +237,7 @@ impl<'a> Normalizer<'a> {
             fam_global_loads,
             getattr,
             setattr,
+            setattr_method,
             fam_subscr,
             subscript_methods,
             fam_make_iter,
@@ -437,6 +442,10 @@ impl<'a> Normalizer<'a> {
                 });
                 if method.is_some_and(|m| self.subscript_methods.contains(&m.operand_id())) {
                     sites[i].tag = SiteTag::SubscriptCall;
+                    continue;
+                }
+                if method.is_some_and(|m| m.operand_id() == self.setattr_method) {
+                    sites[i].tag = SiteTag::SetattrCall;
                     continue;
                 }
                 let callee = sites[..i].iter().rev().take(16).find(|s| {

@@ -47,9 +47,19 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
             return subscript_call(f);
         }
         (_, SiteTag::SetattrCall) => {
+            // `object.__setattr__(self, "x", v)`: the method loaded on the call's line (the
+            // normalizer tagged the call by it; the arguments' loads come in between).
+            let line = h.line();
+            let dunder = f.head_index.and_then(|i| f.head_sites.get(i.saturating_sub(16)..i)).is_some_and(|before| {
+                before.iter().any(|s| {
+                    let ins = &h.code.instructions[s.primary as usize];
+                    ins.line == line && h.dump.str(ins.argrepr).contains("__setattr__")
+                })
+            });
+            let call = if dunder { "a call of `__setattr__` (as a frozen dataclass's `__init__` does)" } else { "a setattr() call" };
             return Some((
                 Cause::SetattrCall,
-                format!("the attribute store `.{attr} = …` became a setattr() call; a builtin call is not specialized like an attribute store"),
+                format!("the attribute store `.{attr} = …` became {call}; a call is not specialized like an attribute store"),
             ));
         }
         _ => {}

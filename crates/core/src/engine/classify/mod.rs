@@ -179,16 +179,14 @@ fn more_than_chance(fb: u32, fh: u32) -> bool {
         // The normal approximation (exact enough here; a dump's counts can be anything).
         return (fh as f64 - n as f64 / 2.0) / (n as f64 / 4.0).sqrt() > 1.645;
     }
-    // ln C(n, i) / 2^n for i = fh..=n, summed in log space (n can be thousands).
-    let mut ln_term = -(n as f64) * std::f64::consts::LN_2;
+    // C(n, i) / 2^n for i = fh..=n, each from the last (0.5^1000 is still a normal f64).
+    let mut term = 0.5f64.powi(n as i32);
     let mut tail = 0.0;
     for i in 0..=n {
         if i >= u64::from(fh) {
-            tail += ln_term.exp();
+            tail += term;
         }
-        if i < n {
-            ln_term += ((n - i) as f64).ln() - ((i + 1) as f64).ln();
-        }
+        term *= (n - i) as f64 / (i + 1) as f64;
     }
     tail < 0.05
 }

@@ -53,6 +53,10 @@ fn validate(d: &Dump) -> Result<(), InputErrorKind> {
                 return bad(format!("files[{fi}].source[{ri}]"), "runs overlap or are not ascending".into());
             }
             previous_end = *first as u64 + lines.len() as u64;
+            // Readers number a run's lines from `first` in u32 (the line numbers' type).
+            if previous_end > u64::from(u32::MAX) + 1 {
+                return bad(format!("files[{fi}].source[{ri}]"), format!("lines run past the largest line number ({})", u32::MAX));
+            }
             if let Some(j) = lines.iter().position(|&s| s as usize >= ns) {
                 return bad(
                     format!("files[{fi}].source[{ri}][1][{j}]"),
@@ -149,5 +153,21 @@ mod tests {
         assert!(message(cut.as_bytes()).starts_with("d.json: truncated: the JSON ends early (line 1)"));
         assert_eq!(message(b"{\"a\": [1, 2}"), "d.json: not JSON: syntax error at line 1 column 12");
         assert_eq!(message(b"{\"format\": 1}"), "d.json: bad field format: invalid type: integer `1`, expected a string");
+    }
+
+    #[test]
+    fn source_runs_end_at_the_largest_line_number() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("__main__", "f", 2).ins("LOAD_FAST", "p", 2).finish();
+        b.source("__main__", 2, "def f(p):");
+        let mut v: serde_json::Value = serde_json::from_slice(&to_json(&b.build())).unwrap();
+        let line = |v: &mut serde_json::Value, first: u64| v["files"][0]["source"][0][0] = first.into();
+        line(&mut v, u64::from(u32::MAX));
+        assert!(read_dump("d.json", &serde_json::to_vec(&v).unwrap(), ReadLimits::default()).is_ok(), "one line at the largest number");
+        v["files"][0]["source"][0][1].as_array_mut().unwrap().push(1.into());
+        assert_eq!(
+            message(&serde_json::to_vec(&v).unwrap()),
+            format!("d.json: bad field files[0].source[0]: lines run past the largest line number ({})", u32::MAX)
+        );
     }
 }

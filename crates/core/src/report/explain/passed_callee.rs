@@ -113,7 +113,9 @@ fn passing(facts: &ProgramFacts, v: &SiteView, (param, position): (&str, Option<
     let mut found: Option<Passing> = None;
     for (file, info) in v.dump.files.iter().enumerate() {
         for (first, lines) in &info.source {
-            for (n, &s) in (*first..).zip(lines) {
+            for (k, &s) in lines.iter().enumerate() {
+                // (The reader keeps runs within u32 line numbers; `first..` would still step past.)
+                let Some(n) = first.checked_add(k as u32) else { break };
                 let text = v.dump.str(s);
                 for (at, _) in text.match_indices(needle.as_str()) {
                     let before = text[..at].trim_end();

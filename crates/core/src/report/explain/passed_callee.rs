@@ -12,7 +12,7 @@ use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::callee_rules::called_names;
-use super::program::{bracketed_items, parameter_list, DefKind, ProgramFacts};
+use super::program::{bracketed, bracketed_items, parameter_list, DefKind, ProgramFacts};
 
 /// Types from the standard library whose instances are called through their type's
 /// `tp_call`, never specialized as a function call.
@@ -152,6 +152,23 @@ fn argument<'t>(args: Vec<&'t str>, param: &str, position: Option<usize>) -> Opt
     args.into_iter().filter(|a| keyword(a).is_none()).nth(position?)
 }
 
+/// The value of a module-level `name = value` line (not indented, not `==`).
+fn assigned_value<'t>(line: &'t str, name: &str) -> Option<&'t str> {
+    let value = line.strip_prefix(name)?.trim_start().strip_prefix('=')?;
+    (!value.starts_with('=')).then(|| value.trim())
+}
+
+fn is_lambda(expr: &str) -> bool {
+    expr.strip_prefix("lambda").is_some_and(|rest| rest.starts_with([' ', ':']))
+}
+
+/// `C` when `expr` is a call `C(…)` and nothing after it (`C(3).method` is a bound method).
+fn called_by(expr: &str) -> Option<&str> {
+    let (callee, rest) = expr.split_once('(')?;
+    let (_, close) = bracketed(rest)?;
+    rest[close + 1..].trim().is_empty().then(|| callee.trim())
+}
+
 /// `name=value` as `(name, value)`.
 fn keyword(arg: &str) -> Option<(&str, &str)> {
     let (name, rest) = arg.split_once('=')?;
@@ -173,7 +190,7 @@ fn identifier_char(c: char) -> bool {
 /// a standard-library callable object, what a module function returns; a module-level name
 /// is followed once to its assignment. `None` for anything else.
 fn resolve(facts: &ProgramFacts, v: &SiteView, module: &str, expr: &str, line: u32, follow: bool) -> Option<(Passed, u32)> {
-    if expr.starts_with("lambda") {
+    if is_lambda(expr) {
         return Some((Passed::Function("a lambda".into()), line));
     }
     let def_of = |name: &str| facts.defs.get(&(module.to_string(), name.to_string()));
@@ -182,19 +199,18 @@ fn resolve(facts: &ProgramFacts, v: &SiteView, module: &str, expr: &str, line: u
         return match &def.kind {
             DefKind::Function { .. } => Some((Passed::Function(format!("the function `{expr}`")), def.line)),
             DefKind::Value(_) if follow => {
-                let text = v.dump.source_line(v.code.file, def.line)?.trim();
-                let value = text.strip_prefix(expr)?.trim_start().strip_prefix('=')?;
-                if value.starts_with('=') {
+                // A name the module assigns on several lines could hold either value.
+                let file = v.dump.files.get(v.code.file as usize)?;
+                if file.source.iter().flat_map(|(_, lines)| lines).filter(|&&s| assigned_value(v.dump.str(s), expr).is_some()).count() > 1 {
                     return None;
                 }
-                resolve(facts, v, module, value.trim(), def.line, false)
+                let value = assigned_value(v.dump.source_line(v.code.file, def.line)?, expr)?;
+                resolve(facts, v, module, value, def.line, false)
             }
             _ => None,
         };
     }
-    let (callee, rest) = expr.split_once('(')?;
-    bracketed_items(rest)?;
-    let callee = callee.trim();
+    let callee = called_by(expr)?;
     let last = callee.rsplit('.').next().unwrap_or(callee);
     let library = match callee.split_once('.') {
         Some((m, _)) => matches!(m, "functools" | "operator"),
@@ -230,6 +246,20 @@ mod tests {
         assert_eq!(argument(args("*args)"), "scale", Some(1)), None, "unpacked: could be anything");
         assert_eq!(argument(args("V, **options)"), "scale", Some(1)), None);
         assert_eq!(argument(args("V, S)"), "scale", None), None, "keyword-only, not passed by keyword");
+    }
+
+    #[test]
+    fn only_a_whole_call_or_lambda_is_resolved() {
+        assert_eq!(called_by("Scaler(3)"), Some("Scaler"));
+        assert_eq!(called_by("functools.partial(f, rate=g(1))"), Some("functools.partial"));
+        assert_eq!(called_by("Scaler(3).scale"), None, "a bound method");
+        assert_eq!(called_by("make()(3)"), None);
+        assert_eq!(called_by("SCALE"), None);
+        assert!(is_lambda("lambda v: v * 3") && is_lambda("lambda: 0"));
+        assert!(!is_lambda("lambdas[0]") && !is_lambda("lambda_table"));
+        assert_eq!(assigned_value("SCALE = Scaler(3)", "SCALE"), Some("Scaler(3)"));
+        assert_eq!(assigned_value("SCALE == 3", "SCALE"), None);
+        assert_eq!(assigned_value("    SCALE = 3", "SCALE"), None, "not at module level");
     }
 
     #[test]

@@ -157,6 +157,11 @@ fn signature(d: &Dump, c: &CodeInfo) -> Option<String> {
 /// parameters, a call's arguments), each whole and trimmed, up to the `)` that closes it;
 /// `None` when it does not close. Brackets and quotes nest; no Python parser.
 pub(super) fn bracketed_items(text: &str) -> Option<Vec<&str>> {
+    bracketed(text).map(|(items, _)| items)
+}
+
+/// [`bracketed_items`], with the byte offset of the closing `)` in `text`.
+pub(super) fn bracketed(text: &str) -> Option<(Vec<&str>, usize)> {
     let (mut depth, mut quote, mut items, mut start) = (0i32, None::<char>, Vec::new(), 0);
     for (at, ch) in text.char_indices() {
         if let Some(q) = quote {
@@ -171,7 +176,7 @@ pub(super) fn bracketed_items(text: &str) -> Option<Vec<&str>> {
             ')' if depth == 0 => {
                 items.push(text[start..at].trim());
                 items.retain(|i: &&str| !i.is_empty());
-                return Some(items);
+                return Some((items, at));
             }
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {

@@ -12,7 +12,7 @@ use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::callee_rules::called_names;
-use super::program::{bracketed, bracketed_items, parameter_list, DefKind, ProgramFacts};
+use super::program::{bracketed, bracketed_items, parameter_list, parameter_name, DefKind, ProgramFacts};
 
 /// Types from the standard library whose instances are called through their type's
 /// `tp_call`, never specialized as a function call.
@@ -86,7 +86,7 @@ fn called_parameter<'a>(facts: &ProgramFacts, v: &SiteView<'a>) -> Option<(&'a s
     let mut positional = true;
     let mut params = Vec::new();
     for p in parameter_list(def.signature.as_deref()?)? {
-        let name = p.split([':', '=']).next().unwrap_or("").trim();
+        let name = parameter_name(p);
         if name.starts_with('*') {
             positional = false;
         }

@@ -196,11 +196,16 @@ pub(super) fn parameters(def: &str) -> Option<String> {
     let shape: Vec<String> = parameter_list(def)?
         .into_iter()
         .map(|p| {
-            let name = p.split([':', '=']).next().unwrap_or("").trim();
+            let name = parameter_name(p);
             if p.contains('=') { format!("{name}=…") } else { name.to_string() }
         })
         .collect();
     Some(format!("({})", shape.join(", ")))
+}
+
+/// A parameter's name as written in a `def` (`b: int = 1` → `b`; `*args`, `/` and `*` as they are).
+pub(super) fn parameter_name(param: &str) -> &str {
+    param.split([':', '=']).next().unwrap_or("").trim()
 }
 
 /// The parameters of a `def` text, each as written (with annotation and default).

@@ -8,7 +8,8 @@ only. Ratios, never absolute times: rerun on any machine.
 
 With several `--specdiff` binaries (e.g. one built from an older commit), each is measured in
 turn, runs interleaved, so a change to the sampler shows as a change of its ratio. Prints a
-markdown table: median sampled / median unsampled run time per workload and interpreter.
+markdown table: median sampled / median unsampled run time per workload and interpreter, and
+the sampled runs' median samples per second of run time.
 """
 
 import argparse
@@ -29,10 +30,12 @@ WORKLOADS = [("logs", ["logs.py"]), ("records", ["records.py"]), ("exprs", ["exp
 
 
 def duration(specdiff, python, args, sampled, out):
+    """The program's run time and the sampler's hits."""
     cmd = [specdiff, "dump", "--python", python, "-o", out] + ([] if sampled else ["--no-sample"]) + args
     subprocess.run(cmd, cwd=WORKLOADS_DIR, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out, encoding="utf-8") as f:
-        return json.load(f)["run"]["duration_s"]
+        run = json.load(f)["run"]
+    return run["duration_s"], run["sampler"]["samples"]
 
 
 def main():
@@ -42,18 +45,23 @@ def main():
     ap.add_argument("--specdiff", nargs="*", default=[os.path.join(ROOT, "target", "release", "specdiff")])
     a = ap.parse_args()
     pythons = interpreters(a.minor)   # 3.14: pyodide, sampled on timer ticks
-    print("| workload | CPython | " + " | ".join("sampled / unsampled (%s)" % s for s in a.specdiff) + " |")
+    print("| workload | CPython | " + " | ".join("sampled / unsampled, samples/s (%s)" % s for s in a.specdiff) + " |")
     print("|---|---|" + "---|" * len(a.specdiff))
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "d.json")
         for name, args in WORKLOADS:
             for minor, python in pythons:
                 times = {(s, m): [] for s in a.specdiff for m in (True, False)}
+                rates = {s: [] for s in a.specdiff}
                 for _ in range(a.runs):
                     for s in a.specdiff:
                         for m in (True, False):
-                            times[(s, m)].append(duration(s, python, args, m, out))
-                ratios = ["%.2f" % (statistics.median(times[(s, True)]) / statistics.median(times[(s, False)]))
+                            took, samples = duration(s, python, args, m, out)
+                            times[(s, m)].append(took)
+                            if m:
+                                rates[s].append(samples / took)
+                ratios = ["%.2f, %.0f/s" % (statistics.median(times[(s, True)]) / statistics.median(times[(s, False)]),
+                                           statistics.median(rates[s]))
                           for s in a.specdiff]
                 print("| %s | %s | %s |" % (name, minor, " | ".join(ratios)), flush=True)
 

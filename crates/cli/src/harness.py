@@ -115,6 +115,10 @@ GEN_TYPES = {types.GeneratorType: "gi", types.CoroutineType: "cr", types.AsyncGe
 SELF_FILE = (lambda: 0).__code__.co_filename
 PROBE_FILE = "<specdiff-probe>"
 CHURN_EVERY_S = 0.010
+# The sampler thread's switch interval is the sampling interval over this; its sleep between
+# two looks at least the interval over SLEEP_FLOOR_SHARE (docs/benchmarks.md, "Sampler rate").
+SWITCH_SHARE = 8
+SLEEP_FLOOR_SHARE = 4
 
 # Argrepr kinds: which rule of dis.get_instructions gives an instruction's argrepr. K_NOARG:
 # no arg (0, so that `arg if kind else None` is dis's arg); K_NONE: an arg, no argrepr;
@@ -777,7 +781,10 @@ class Sampler:
             self._done = _thread.allocate_lock()
             self._done.acquire()
             self._old_switch = sys.getswitchinterval()
-            sys.setswitchinterval(min(self._old_switch, self.interval))
+            # The thread waits for the GIL after each sleep until the program's thread is asked
+            # to drop it, one switch interval later: at a switch interval equal to the sampling
+            # interval half of each period went to that wait (~400 samples a second at 1 ms).
+            sys.setswitchinterval(min(self._old_switch, self.interval / SWITCH_SHARE))
             _thread.start_new_thread(self._run, ())
             self.mode = "thread"
         except Exception as e:
@@ -852,10 +859,19 @@ class Sampler:
 
     def _run(self):
         me = _thread.get_ident()
+        interval, floor = self.interval, self.interval / SLEEP_FLOOR_SHARE
         try:
+            due = time.perf_counter()
             while not self.stop:
-                time.sleep(self.interval)
+                # A fixed rate: the next look is due one interval after the last was due, so
+                # the wait for the GIL and the look itself do not stretch the period; but the
+                # thread always sleeps a little, so a slow look cannot starve the program.
+                due += interval
                 now = time.perf_counter()
+                time.sleep(max(due - now, floor))
+                now = time.perf_counter()
+                if now > due + interval:
+                    due = now   # fell behind (a long look, a loaded machine): no catching up
                 for tid, frame in sys._current_frames().items():
                     if tid != me:
                         self.sample(frame, now)

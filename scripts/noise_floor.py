@@ -135,24 +135,47 @@ def diff(specdiff, a, b):
 
 def hotness_spread(dumps):
     """How much the sampled hotness of the same code varies between runs: the runs' sample
-    counts (min, max), and for the five hottest functions of the first run the largest
-    difference of their share of the run's samples (percentage points)."""
+    counts (min, max); for the five hottest functions of the first run, the largest difference
+    of their share of a run's samples (percentage points); and how many of those functions'
+    run-to-run differences (every pair of runs) are beyond chance, and out of how many.
+
+    "Beyond chance" is a two-proportion z-test at 5 %: if each sample saw a function on the
+    stack independently with the same probability in both runs, ~5 % of the comparisons would
+    be flagged. Many more would mean the samples vary more than the 95 % intervals the gate
+    and the reports give (docs/engine.md, "Noise floor")."""
     runs = []
     for path in dumps:
         with gzip.open(path, "rt") as f:
             d = json.load(f)
-        strings, total = d["strings"], max(d["run"]["sampler"]["samples"], 1)
-        shares = {}
+        strings = d["strings"]
+        counts = {}
         for c in d["code"]:
             key = (strings[c["module"]], strings[c["qualname"]], c["first_line"], tuple(c.get("made_at") or ()), c.get("body"))
-            shares[key] = shares.get(key, 0.0) + 100.0 * c["samples"][1] / total
-        runs.append((d["run"]["sampler"]["samples"], shares))
-    first = runs[0][1]
+            counts[key] = counts.get(key, 0) + c["samples"][1]
+        runs.append((d["run"]["sampler"]["samples"], counts))
+    first_n, first = runs[0]
     top = sorted((k for k in first if k[1] != "<module>"), key=lambda k: -first[k])[:5]
-    spread = max((max(r[1].get(k, 0.0) for r in runs) - min(r[1].get(k, 0.0) for r in runs) for k in top),
-                 default=0.0)
+
+    def share(run, k):
+        return 100.0 * run[1].get(k, 0) / max(run[0], 1)
+
+    spread = max((max(share(r, k) for r in runs) - min(share(r, k) for r in runs) for k in top), default=0.0)
+    beyond = compared = 0
+    for a, b in itertools.combinations(runs, 2):
+        if not a[0] or not b[0]:
+            continue
+        for k in top:
+            compared += 1
+            beyond += differs_beyond_chance(a[1].get(k, 0), a[0], b[1].get(k, 0), b[0])
     samples = [r[0] for r in runs]
-    return min(samples), max(samples), spread
+    return min(samples), max(samples), spread, beyond, compared
+
+
+def differs_beyond_chance(ka, na, kb, nb):
+    """Two-proportion z-test, two-sided, 5 %: ka of na against kb of nb (pooled variance)."""
+    pooled = (ka + kb) / (na + nb)
+    se = (pooled * (1 - pooled) * (1 / na + 1 / nb)) ** 0.5
+    return se > 0 and abs(ka / na - kb / nb) > 1.959964 * se
 
 
 def main():
@@ -173,8 +196,8 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     rows, failed = [], False
     print("| workload | exercises | CPython | runs | pairs | gate failures | regressions | other changes "
-          "| samples per run | hottest-5 share spread |")
-    print("|---|---|---|---:|---:|---:|---:|---|---:|---:|")
+          "| samples per run | hottest-5 share spread | differences beyond chance |")
+    print("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
     for minor, python in interpreters(opts.minor or ["3.11", "3.12", "3.13", "3.14"]):
         for name, what, args, needs_pytest in WORKLOADS:
             if opts.workload and name not in opts.workload:
@@ -204,15 +227,16 @@ def main():
                     other[k] = other.get(k, 0) + v
             failed |= gate_failures > 0 or bool(regressions)
             other_text = ", ".join("%s %d" % kv for kv in sorted(other.items())) or "none"
-            lo, hi, spread = hotness_spread(dumps)
-            print("| %s | %s | %s | %d | %d | %d | %d | %s | %d–%d | %.1f pp |"
+            lo, hi, spread, beyond, compared = hotness_spread(dumps)
+            print("| %s | %s | %s | %d | %d | %d | %d | %s | %d–%d | %.1f pp | %d of %d |"
                   % (name, what, minor, opts.runs, len(pairs), gate_failures, len(regressions), other_text,
-                     lo, hi, spread), flush=True)
+                     lo, hi, spread, beyond, compared), flush=True)
             log("%s on %s: %.0f s%s" % (name, minor, time.time() - t0,
                                         "; regressions: " + "; ".join(sorted(set(regressions))[:8]) if regressions else ""))
             rows.append({"workload": name, "python": minor, "runs": opts.runs, "pairs": len(pairs),
                          "gate_failures": gate_failures, "regressions": regressions, "other": other,
-                         "samples": [lo, hi], "top5_share_spread_pp": round(spread, 2)})
+                         "samples": [lo, hi], "top5_share_spread_pp": round(spread, 2),
+                         "top5_differences_beyond_chance": [beyond, compared]})
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -83,6 +83,28 @@ pub fn hotness_floor_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f6
     sampled_sides(report, f).map(|(samples, share)| share_floor(share, samples) * 100.0).reduce(f64::max)
 }
 
+/// What the samples say about `f`'s hotness, from the sampled run where it is the hottest:
+/// `None` when no run was sampled.
+pub fn hotness_estimate(report: &DiffReport, f: &FunctionDiff) -> Option<HotnessEstimate> {
+    sampled_sides(report, f).max_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))).map(|(samples, share)| {
+        let (low, high) = share_interval(share, samples);
+        HotnessEstimate { percent: share * 100.0, low: low * 100.0, high: high * 100.0, samples }
+    })
+}
+
+/// A sampled hotness with its 95 % interval, in percent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HotnessEstimate {
+    /// The measured share of the run's samples.
+    pub percent: f64,
+    /// The Wilson interval's lower end.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+    /// The run's samples.
+    pub samples: u64,
+}
+
 /// `(run samples, runtime share)` of each sampled run.
 fn sampled_sides(report: &DiffReport, f: &FunctionDiff) -> impl Iterator<Item = (u64, f64)> {
     let h = &f.hotness;
@@ -92,13 +114,19 @@ fn sampled_sides(report: &DiffReport, f: &FunctionDiff) -> impl Iterator<Item = 
 }
 
 /// The lower end of the 95 % Wilson score interval of a share measured as `share` of
-/// `samples` samples. Each sample sees the function on the stack or not, so the count is
-/// binomial; Wilson's interval stays inside 0–1 and is sound at the small counts of a short
-/// run, where the normal approximation claims a single sample proves a share above zero.
+/// `samples` samples (see [`share_interval`]).
 pub fn share_floor(share: f64, samples: u64) -> f64 {
+    share_interval(share, samples).0
+}
+
+/// The 95 % Wilson score interval of a share measured as `share` of `samples` samples. Each
+/// sample sees the function on the stack or not, so the count is binomial; Wilson's interval
+/// stays inside 0–1 and is sound at the small counts of a short run, where the normal
+/// approximation claims a single sample proves a share above zero. No samples: `(0, 1)`.
+pub fn share_interval(share: f64, samples: u64) -> (f64, f64) {
     const Z: f64 = 1.959_963_984_540_054; // two-sided 95 %
     if samples == 0 {
-        return 0.0;
+        return (0.0, 1.0);
     }
     let n = samples as f64;
     // The count, recovered from the rounded share; a share is a count over `samples`.
@@ -106,7 +134,8 @@ pub fn share_floor(share: f64, samples: u64) -> f64 {
     let z2 = Z * Z;
     let centre = p + z2 / (2.0 * n);
     let spread = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - spread) / (1.0 + z2 / n)).max(0.0)
+    let scale = 1.0 + z2 / n;
+    (((centre - spread) / scale).max(0.0), ((centre + spread) / scale).min(1.0))
 }
 
 /// Applies the gate to a report; import-time code counts only with `import_time`.
@@ -176,9 +205,37 @@ mod tests {
             assert!((got - floor).abs() < 1e-4, "{k}/{n}: {got}");
         }
         assert_eq!(share_floor(0.5, 0), 0.0);
+        assert_eq!(share_interval(0.5, 0), (0.0, 1.0));
         // More samples of the same share prove more.
         assert!(share_floor(0.02, 49) < share_floor(0.02, 500));
         assert!(share_floor(0.02, 5000) > 0.015);
+    }
+
+    #[test]
+    fn share_interval_is_the_wilson_interval() {
+        // Reference values (z = 1.96): a short run's 25 % is anything from 5 % to 70 %.
+        for (k, n, low, high) in [(1, 4, 0.04559, 0.69936), (0, 4, 0.0, 0.48989), (20, 20, 0.83887, 1.0), (49, 98, 0.40289, 0.59711), (12, 340, 0.02030, 0.06067)] {
+            let (l, h) = share_interval(k as f64 / n as f64, n);
+            assert!((l - low).abs() < 1e-4 && (h - high).abs() < 1e-4, "{k}/{n}: {l}–{h}");
+        }
+    }
+
+    #[test]
+    fn the_estimate_shown_is_the_hotter_sampled_run() {
+        let mut report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
+        report.base.samples = 4;
+        report.head.samples = 400;
+        let mut f = report.functions[0].clone();
+        f.hotness.base_runtime_share = 0.25;
+        f.hotness.head_runtime_share = 0.10;
+        let e = hotness_estimate(&report, &f).unwrap();
+        assert_eq!((e.percent, e.samples), (25.0, 4));
+        assert!((e.low - 4.559).abs() < 1e-2 && (e.high - 69.936).abs() < 1e-2, "{e:?}");
+        report.base.samples = 0;
+        let e = hotness_estimate(&report, &f).unwrap();
+        assert_eq!((e.percent, e.samples), (10.0, 400));
+        report.head.samples = 0;
+        assert_eq!(hotness_estimate(&report, &f), None);
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn details(input: &RenderInput, f: &FunctionDiff) -> String {
     let name = clip(&function_name(&f.module, &f.qualname), NAME_WIDTH);
     let mut facts: Vec<String> = renamed(f).into_iter().collect();
     facts.push(function_counts(f));
-    if let Some(h) = hotness(input, f) {
+    if let Some(h) = hotness_with_interval(input, f) {
         facts.push(format!("hot {h}"));
     }
     let _ =

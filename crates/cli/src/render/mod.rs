@@ -101,6 +101,26 @@ pub fn hotness(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
     crate::gate::hotness_percent(input.report, f).map(|p| pct(p / 100.0))
 }
 
+/// `f`'s hotness with its 95 % interval and the samples behind it, for a function's facts:
+/// `12.0% (95% CI 6.1–21.9%, 49 samples)`; `None` when no run was sampled.
+pub fn hotness_with_interval(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
+    crate::gate::hotness_estimate(input.report, f).map(|e| {
+        format!(
+            "{} (95% CI {}–{}, {})",
+            pct(e.percent / 100.0),
+            pct_number(e.low / 100.0),
+            pct(e.high / 100.0),
+            count(e.samples, "sample", "samples")
+        )
+    })
+}
+
+/// A share as `pct` writes it, without the `%` (the first end of a range).
+fn pct_number(share: f64) -> String {
+    let text = pct(share);
+    text.strip_suffix('%').map(str::to_string).unwrap_or(text)
+}
+
 /// A gate function's hotness with what its samples prove (the gate compares the latter):
 /// `hot 12.0% (≥ 6.1% at 95% confidence)`; `None` when no run was sampled.
 pub fn gate_hotness(f: &crate::gate::GateFunction) -> Option<String> {

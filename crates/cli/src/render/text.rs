@@ -158,7 +158,7 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
 fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
     let mut facts = vec![format!("{}:{}", inert(&f.file), f.head_first_line)];
     facts.extend(renamed(f).map(|r| inert(&r).into_owned()));
-    if let Some(h) = hotness(input, f) {
+    if let Some(h) = hotness_with_interval(input, f) {
         facts.push(format!("hot {h}"));
     }
     facts.push(function_counts(f));

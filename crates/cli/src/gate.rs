@@ -15,7 +15,10 @@
 //!
 //! Import-time code does not fail the gate unless `--gate-import-time` asks: module and class
 //! bodies (they run once, when imported), the interpreter's own import machinery
-//! (`importlib._bootstrap`, `importlib._bootstrap_external`, `<frozen importlib…>`), and any
+//! (`importlib._bootstrap`, `importlib._bootstrap_external`, `<frozen importlib…>`), its
+//! startup (`site`, `sitecustomize`, `usercustomize`: they run before the program, and
+//! `site.abs_paths` walks a set of modules in an order that depends on their addresses: under
+//! pyodide it came out `lost` between two runs of an unchanged program), and any
 //! function every sample of which was taken inside an import (an `Enum` metaclass building
 //! the enums of a module being imported, a dataclass decorator, `re.compile` of a module-level
 //! pattern). Their counters move with import order and caches, not with the code under review;
@@ -24,6 +27,9 @@
 use serde::Serialize;
 use specdiff_core::model::CodeKind;
 use specdiff_core::{DiffReport, FunctionDiff};
+
+/// Modules the interpreter runs at startup, before the program (`site` imports the other two).
+const STARTUP_MODULES: [&str; 3] = ["site", "sitecustomize", "usercustomize"];
 
 /// The default `--min-hotness`, in percent of samples.
 pub const DEFAULT_MIN_HOTNESS: f64 = 1.0;
@@ -60,7 +66,7 @@ pub struct GateResult {
 }
 
 /// True for code that runs at import time: module and class bodies, the interpreter's import
-/// machinery, and functions sampled only inside imports.
+/// machinery and startup, and functions sampled only inside imports.
 pub fn is_import_time(f: &FunctionDiff) -> bool {
     let h = &f.hotness;
     let only_inside_imports = h.base_share + h.head_share > 0.0 && h.base_runtime_share + h.head_runtime_share == 0.0;
@@ -68,6 +74,7 @@ pub fn is_import_time(f: &FunctionDiff) -> bool {
         || f.module == "importlib._bootstrap"
         || f.module == "importlib._bootstrap_external"
         || f.module.starts_with("<frozen importlib")
+        || STARTUP_MODULES.contains(&f.module.as_str())
         || only_inside_imports
 }
 
@@ -195,6 +202,16 @@ mod tests {
         // Never sampled: nothing says it ran only inside imports.
         f.hotness = Hotness::default();
         assert!(!is_import_time(&f));
+    }
+
+    #[test]
+    fn interpreter_startup_is_import_time() {
+        let report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
+        let mut f = report.functions.iter().find(|f| f.kind == CodeKind::Function).unwrap().clone();
+        for (module, startup) in [("site", true), ("sitecustomize", true), ("usercustomize", true), ("sites", false), ("mysite.site", false)] {
+            f.module = module.into();
+            assert_eq!(is_import_time(&f), startup, "{module}");
+        }
     }
 
     #[test]

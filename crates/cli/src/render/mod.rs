@@ -18,7 +18,7 @@ use crate::gate::GateResult;
 /// The gate's line about regressed import-time code it did not count.
 pub fn import_time_note(n: usize) -> String {
     format!(
-        "{} in import-time code (module and class bodies, importlib, code run only inside imports) not counted; --gate-import-time counts them",
+        "{} in import-time code (module and class bodies, importlib, site, code run only inside imports) not counted; --gate-import-time counts them",
         count(n as u64, "regressed function", "regressed functions")
     )
 }

@@ -119,6 +119,9 @@ CHURN_EVERY_S = 0.010
 # two looks at least the interval over SLEEP_FLOOR_SHARE (docs/benchmarks.md, "Sampler rate").
 SWITCH_SHARE = 8
 SLEEP_FLOOR_SHARE = 4
+# A look counts a thread only when it used at least the interval over this of CPU since its
+# last look (ThreadCPU).
+CPU_LOOK_SHARE = 4
 
 # Argrepr kinds: which rule of dis.get_instructions gives an instruction's argrepr. K_NOARG:
 # no arg (0, so that `arg if kind else None` is dis's arg); K_NONE: an arg, no argrepr;
@@ -757,6 +760,45 @@ def _deoptimized(raw, offs, counted):
     return found
 
 
+class ThreadCPU:
+    """Each thread's CPU clock, so that a look counts a thread only when it ran since its last
+    look. A wall-clock look also counts a thread that waited: for I/O, a lock, or a core on a
+    busy machine. With two fuzzers on both cores, the sample counts of repeated runs of one
+    program then went from 71 to 171, and their shares differed far more than sampling explains
+    (bench/sampler_clock.py; docs/engine.md, "Noise floor"). Where the platform has no
+    per-thread CPU clock (`time.pthread_getcpuclockid`: not on macOS or Windows), or a clock
+    cannot be read, every look counts, as on the wall clock."""
+
+    def __init__(self, min_used):
+        self.available = hasattr(time, "pthread_getcpuclockid")
+        self.min_used = min_used
+        self.clocks, self.last = {}, {}
+
+    def ran(self, tid):
+        """True when thread `tid` used `min_used` seconds of CPU since its last look, on its
+        first look, and when that cannot be told."""
+        if not self.available:
+            return True
+        try:
+            clock = self.clocks.get(tid)
+            if clock is None:
+                clock = self.clocks[tid] = time.pthread_getcpuclockid(tid)
+            used = time.clock_gettime(clock)
+        except (OSError, ValueError, OverflowError):
+            self.clocks.pop(tid, None)
+            self.last.pop(tid, None)
+            return True
+        before = self.last.get(tid)
+        self.last[tid] = used
+        return before is None or used - before >= self.min_used
+
+    def keep_only(self, tids):
+        """Forgets the threads that ended (their ids can be reused)."""
+        for tid in [t for t in self.clocks if t not in tids]:
+            del self.clocks[tid]
+            self.last.pop(tid, None)
+
+
 class Sampler:
     def __init__(self, interval_ms):
         self.interval = interval_ms / 1000.0
@@ -770,7 +812,7 @@ class Sampler:
         self.churn_offsets = {}
         self._done = None
         self._old_switch = None
-        self._ticks = self._old_handler = None
+        self._ticks = self._old_handler = self._cpu = None
         self._in_tick = False
 
     def start(self):
@@ -785,8 +827,11 @@ class Sampler:
             # to drop it, one switch interval later: at a switch interval equal to the sampling
             # interval half of each period went to that wait (~400 samples a second at 1 ms).
             sys.setswitchinterval(min(self._old_switch, self.interval / SWITCH_SHARE))
+            self._cpu = ThreadCPU(self.interval / CPU_LOOK_SHARE)
             _thread.start_new_thread(self._run, ())
             self.mode = "thread"
+            self.note = ("CPU clock: a look counts a thread that used a quarter interval of CPU since the last"
+                         if self._cpu.available else "wall clock: no per-thread CPU clock here")
         except Exception as e:
             self.mode, self.note = "unavailable", "cannot start a thread: %s" % e
             if self._old_switch is not None:
@@ -859,7 +904,7 @@ class Sampler:
 
     def _run(self):
         me = _thread.get_ident()
-        interval, floor = self.interval, self.interval / SLEEP_FLOOR_SHARE
+        interval, floor, cpu = self.interval, self.interval / SLEEP_FLOOR_SHARE, self._cpu
         try:
             due = time.perf_counter()
             while not self.stop:
@@ -872,9 +917,12 @@ class Sampler:
                 now = time.perf_counter()
                 if now > due + interval:
                     due = now   # fell behind (a long look, a loaded machine): no catching up
-                for tid, frame in sys._current_frames().items():
-                    if tid != me:
+                frames = sys._current_frames()
+                for tid, frame in frames.items():
+                    if tid != me and cpu.ran(tid):
                         self.sample(frame, now)
+                if len(cpu.clocks) > len(frames) + 16:
+                    cpu.keep_only(frames)
         except Exception as e:   # never take the program down
             log("sampler stopped: %r" % (e,))
         finally:

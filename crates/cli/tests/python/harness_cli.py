@@ -322,6 +322,29 @@ def case_forked(python, tmp, threads):
               "forked: code on a still-running program thread is found and ran")
 
 
+def case_cpu_clock(python, tmp):
+    """The thread sampler counts a thread only when it used CPU since its last look: a thread
+    blocked in sleep() while another spins gets (almost) no samples. On the wall clock it got
+    one per look, as many as the spinning one."""
+    out = os.path.join(tmp, "t.json")
+    prog = ("import threading, time\n"
+            "def waiter():\n    time.sleep(0.6)\n"
+            "def spin():\n    t, n = time.perf_counter(), 0\n"
+            "    while time.perf_counter() - t < 0.5:\n        n += 1\n    return n\n"
+            "th = threading.Thread(target=waiter)\nth.start()\nspin()\nth.join()\n")
+    p, doc = run(python, ["--", "code", prog], out)
+    sampler = doc["run"]["sampler"] if doc else {}
+    if not (sampler.get("note") or "").startswith("CPU clock"):
+        check(sys.platform != "linux" and (sampler.get("note") or "").startswith("wall clock"),
+              "cpu clock: a per-thread CPU clock on Linux, else the wall clock said (%s)" % sampler)
+        return
+    waiter, spin = find(doc, "__main__", "waiter"), find(doc, "__main__", "spin")
+    spun = spin[0]["samples"][1] if spin else 0
+    waited = waiter[0]["samples"][1] if waiter else 0
+    check(p.returncode == 0 and spun >= 100 and waited * 20 <= spun,
+          "cpu clock: the spinning thread sampled %d times, the sleeping one %d" % (spun, waited))
+
+
 def case_old_python(python, tmp):
     out = os.path.join(tmp, "o.json")
     p, doc = run(python, ["--", "code", "pass"], out)
@@ -344,6 +367,8 @@ def main(argv):
             case_module(python, tmp)
             case_filters(python, tmp)
             case_forked(python, tmp, threads)
+            if threads:
+                case_cpu_clock(python, tmp)
         for python in old:
             print("== %s (too old)" % python)
             case_old_python(python, tmp)

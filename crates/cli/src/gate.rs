@@ -81,7 +81,7 @@ pub fn is_import_time(f: &FunctionDiff) -> bool {
 /// Hotness of `f` in percent over the sampled runs, outside imports; `None` when no run was
 /// sampled.
 pub fn hotness_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
-    sampled_sides(report, f).map(|(_, share)| share * 100.0).reduce(f64::max)
+    hotness_estimate(report, f).map(|e| e.percent)
 }
 
 /// The hotness of `f` that its samples prove with 95 % confidence, in percent: the larger of

@@ -324,14 +324,17 @@ def case_forked(python, tmp, threads):
 
 def case_cpu_clock(python, tmp):
     """The thread sampler counts a thread only when it used CPU since its last look: a thread
-    blocked in sleep() while another spins gets (almost) no samples. On the wall clock it got
-    one per look, as many as the spinning one."""
+    blocked on an event while another spins gets (almost) no samples. On the wall clock it got
+    one per look, as many as the spinning one. The spinner runs for 0.5 s of its own CPU time,
+    not of the clock on the wall: on a loaded machine (a CI run's parallel tests) a wall-clock
+    0.5 s gave it 62-83 samples, with a share of a core."""
     out = os.path.join(tmp, "t.json")
     prog = ("import threading, time\n"
-            "def waiter():\n    time.sleep(0.6)\n"
-            "def spin():\n    t, n = time.perf_counter(), 0\n"
-            "    while time.perf_counter() - t < 0.5:\n        n += 1\n    return n\n"
-            "th = threading.Thread(target=waiter)\nth.start()\nspin()\nth.join()\n")
+            "done = threading.Event()\n"
+            "def waiter():\n    done.wait()\n"
+            "def spin():\n    t, n = time.thread_time(), 0\n"
+            "    while time.thread_time() - t < 0.5:\n        n += 1\n    return n\n"
+            "th = threading.Thread(target=waiter)\nth.start()\nspin()\ndone.set()\nth.join()\n")
     p, doc = run(python, ["--", "code", prog], out)
     sampler = doc["run"]["sampler"] if doc else {}
     if not (sampler.get("note") or "").startswith("CPU clock"):
@@ -342,7 +345,7 @@ def case_cpu_clock(python, tmp):
     spun = spin[0]["samples"][1] if spin else 0
     waited = waiter[0]["samples"][1] if waiter else 0
     check(p.returncode == 0 and spun >= 100 and waited * 20 <= spun,
-          "cpu clock: the spinning thread sampled %d times, the sleeping one %d" % (spun, waited))
+          "cpu clock: the spinning thread sampled %d times, the waiting one %d" % (spun, waited))
 
 
 def case_old_python(python, tmp):

@@ -10,7 +10,14 @@ Sections, in order (each opens with a `# ----` banner and a comment saying what 
     7. Running the target      command line, __main__, running the program, exit status, main()
     8. The dump document       assembling the JSON document, timing, writing files atomically
 
-The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CPython 3.11-3.14):
+The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CPython 3.11-3.14).
+It is one file on purpose: importing a second .py file would run importlib's path finder and
+source loader (Python code) before the program starts, and what that does to their
+specialization would show in the program's dump (importing one file changes the adaptive
+bytecode of 20-23 of importlib._bootstrap_external's ~110 functions on 3.11-3.13); the
+numbered sections stand in for modules.
+
+Usage:
 
     PYTHON harness.py --out OUT.json [options] -- script PATH ARGS...
                                                  | module NAME ARGS...
@@ -71,8 +78,10 @@ What this file owns, and the rules it applies:
 - Class body: a code object that is not CO_OPTIMIZED and is not named "<module>" (checked on
   3.11-3.14: class bodies are the only such code the compiler makes).
 - Hotness: a thread samples sys._current_frames() (never settrace/setprofile/sys.monitoring,
-  which leave INSTRUMENTED_* opcodes behind). The GIL switch interval is lowered to the sampling
-  interval while sampling so the thread gets to run. Churn: at most every 10 ms per sampled code
+  which leave INSTRUMENTED_* opcodes behind). While it samples, the GIL switch interval is an
+  eighth of the sampling interval, so the thread gets the GIL soon after each sleep, and a look
+  counts a thread only if that thread used CPU since its last look (its CPU clock; the wall
+  clock where the platform has none). Churn: at most every 10 ms per sampled code
   object, the opcodes at its instruction offsets are compared with the last look, and once
   more at the end; the first change seen at a site (e.g. to its first specialization) counts.
 - Source lines (finish_entries): functions, lambdas, generators, coroutines and

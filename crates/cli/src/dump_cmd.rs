@@ -32,8 +32,9 @@ pub const HARNESS: &str = include_str!("harness.py");
 pub struct DumpArgs {
     /// Python interpreter to run the program with. Default: the `python3` (Windows:
     /// `python.exe`) beside the specdiff executable, as in the virtual environment specdiff
-    /// was installed into; else `python3` (Windows: `python`) from PATH.
-    #[arg(long, value_name = "PATH", env = "SPECDIFF_PYTHON")]
+    /// was installed into; else `python3` (Windows: `python`) from PATH. [env: SPECDIFF_PYTHON,
+    /// when not empty]
+    #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
     /// Where to write the dump (`.json` or `.json.gz`). Default: `<program>.specdiff.json`.
     /// An existing file there must be a specdiff dump (see --force); the script itself is
@@ -65,7 +66,7 @@ pub struct DumpArgs {
     #[arg(short = 'c', value_name = "CODE")]
     pub code: Option<String>,
     /// The script to run and its arguments (or the arguments of -m / -c).
-    #[arg(value_name = "SCRIPT [ARGS]", trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(value_name = "SCRIPT [ARGS]", trailing_var_arg = true)]
     pub program: Vec<OsString>,
 }
 
@@ -100,31 +101,80 @@ impl Target {
 }
 
 /// Splits `specdiff dump …` words so that everything after the program (script, `-m MOD` or
-/// `-c CODE`) belongs to the program, exactly like `python` treats its command line.
+/// `-c CODE`) belongs to the program, exactly like `python` treats its command line. The
+/// options come back with `-oFILE`, `-mMOD` and `-cCODE` as two words each (python reads
+/// them so), and ending in `--` when a program follows, so clap never takes an option for
+/// the program nor a misspelled option for a script.
 pub fn split_program_words(words: &[OsString]) -> (Vec<OsString>, Vec<OsString>) {
     const VALUED: &[&str] = &["--python", "-o", "--output", "--include", "--exclude", "--interval-ms"];
+    let mut opts = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let w = words[i].as_os_str();
         if w == "--" {
-            return (words[..i].to_vec(), words[i + 1..].to_vec());
+            opts.push(words[i].clone());
+            return (opts, words[i + 1..].to_vec());
         }
-        if w == "-m" || w == "-c" {
-            let end = (i + 2).min(words.len());
-            let mut opts = words[..end].to_vec();
+        let (flag, value) = match attached(w) {
+            Some([flag, value]) => (flag, Some(value)),
+            None => (words[i].clone(), words.get(i + 1).cloned()),
+        };
+        let step = if attached(w).is_some() { 1 } else { 2 };
+        if flag == "-m" || flag == "-c" {
+            opts.push(flag);
+            opts.extend(value);
+            let end = (i + step).min(words.len());
             opts.push("--".into());
             return (opts, words[end..].to_vec());
         }
-        if w.to_str().is_some_and(|w| VALUED.contains(&w)) {
-            i += 2;
+        if flag.to_str().is_some_and(|f| VALUED.contains(&f)) {
+            opts.push(flag);
+            opts.extend(value);
+            i += step;
             continue;
         }
         if !w.as_encoded_bytes().starts_with(b"-") || w == "-" {
-            return (words[..i].to_vec(), words[i..].to_vec());
+            opts.push("--".into());
+            return (opts, words[i..].to_vec());
         }
+        opts.push(words[i].clone());
         i += 1;
     }
-    (words.to_vec(), Vec::new())
+    (opts, Vec::new())
+}
+
+/// `-oFILE`, `-mMODULE` or `-cCODE` as the flag and its value (`-o=FILE` too, as clap reads it).
+fn attached(word: &std::ffi::OsStr) -> Option<[OsString; 2]> {
+    let [b'-', flag @ (b'o' | b'm' | b'c'), rest @ ..] = word.as_encoded_bytes() else {
+        return None;
+    };
+    let rest = match (flag, rest) {
+        (_, []) => return None,
+        (b'o', [b'=', file @ ..]) => file,
+        _ => rest,
+    };
+    // SAFETY: `rest` is `word` after an ASCII prefix (two or three bytes), which std allows
+    // splitting off an encoded OsStr.
+    let value = unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) };
+    Some([format!("-{}", *flag as char).into(), value.to_os_string()])
+}
+
+/// The sampling intervals `--interval-ms` takes, in milliseconds: below 0.01 the sampler
+/// thread would hold the GIL more than the program; above 1000 a run gets no sample.
+const INTERVAL_MS: std::ops::RangeInclusive<f64> = 0.01..=1000.0;
+
+/// Refuses an interval the sampler cannot use, before the program runs (`inf` reached the
+/// harness and made it write an invalid dump at the end of the run).
+fn check_interval(ms: f64) -> Result<(), String> {
+    if INTERVAL_MS.contains(&ms) {
+        return Ok(());
+    }
+    let why = if ms.is_finite() { "out of range" } else { "not a finite number" };
+    Err(format!(
+        "--interval-ms: '{ms}' is {why}; the interval must be from {} to {} milliseconds",
+        INTERVAL_MS.start(),
+        INTERVAL_MS.end()
+    ))
 }
 
 /// Outcome of a dump, for the exit status.
@@ -135,13 +185,16 @@ pub struct DumpOutcome {
 
 /// Runs `specdiff dump`.
 pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
+    check_interval(args.interval_ms)?;
     let (target, program_args) = resolve_target(args)?;
     let dest = args.output.clone().unwrap_or_else(|| target.default_output());
     if let Target::Script(script) = &target {
         refuse_inputs(&dest, &[("the script", script), ("the script", &script.join("__main__.py"))])?;
     }
     refuse_non_dump(&dest, args.force)?;
-    let python = args.python.clone().unwrap_or_else(|| PathBuf::from(platform::default_python()));
+    // An empty SPECDIFF_PYTHON (CI set-ups export empty variables) means "not set".
+    let from_env = std::env::var_os("SPECDIFF_PYTHON").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let python = args.python.clone().or(from_env).unwrap_or_else(|| PathBuf::from(platform::default_python()));
     let probed = probe(&python, match &target {
         Target::Module(m) => Some(m.as_str()),
         _ => None,
@@ -154,9 +207,6 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
         if probed.module_found == Some(false) {
             return Err(format!("module not found: '{m}' (not importable by {})", probed.describe()));
         }
-    }
-    if args.interval_ms.is_nan() || args.interval_ms <= 0.0 {
-        return Err(format!("--interval-ms must be a positive number of milliseconds, not {}", args.interval_ms));
     }
     // Reserve the output first: an unwritable destination fails before the program runs.
     let pending = PendingOutput::create(&dest)?;
@@ -518,7 +568,7 @@ mod tests {
     #[test]
     fn program_words_belong_to_the_program() {
         let (o, p) = split_program_words(&words("-o x.json prog.py --flag -m y"));
-        assert_eq!(o, words("-o x.json"));
+        assert_eq!(o, words("-o x.json --"));
         assert_eq!(p, words("prog.py --flag -m y"));
         let (o, p) = split_program_words(&words("--no-sample -m http.server --bind 1"));
         assert_eq!(o, words("--no-sample -m http.server --"));
@@ -526,5 +576,32 @@ mod tests {
         let (o, p) = split_program_words(&words("-c pass -o z"));
         assert_eq!(o, words("-c pass --"));
         assert_eq!(p, words("-o z"));
+        let (o, p) = split_program_words(&words("--no-sample -- -weird.py a"));
+        assert_eq!(o, words("--no-sample --"));
+        assert_eq!(p, words("-weird.py a"));
+        let (o, p) = split_program_words(&words("--no-sample"));
+        assert_eq!((o, p), (words("--no-sample"), vec![]));
+    }
+
+    #[test]
+    fn attached_values_are_read_as_python_reads_them() {
+        let (o, p) = split_program_words(&words("-ox.json -o=y.json prog.py -ofoo"));
+        assert_eq!(o, words("-o x.json -o y.json --"));
+        assert_eq!(p, words("prog.py -ofoo"));
+        let (o, p) = split_program_words(&words("-mjson.tool -x"));
+        assert_eq!(o, words("-m json.tool --"));
+        assert_eq!(p, words("-x"));
+        let (o, p) = split_program_words(&words("-cprint(1) a"));
+        assert_eq!(o, words("-c print(1) --"));
+        assert_eq!(p, words("a"));
+        let (o, p) = split_program_words(&words("-m"));
+        assert_eq!((o, p), (words("-m --"), vec![]));
+    }
+
+    #[test]
+    fn a_misspelled_option_is_left_to_clap() {
+        let (o, p) = split_program_words(&words("--no-samples prog.py"));
+        assert_eq!(o, words("--no-samples --"));
+        assert_eq!(p, words("prog.py"));
     }
 }

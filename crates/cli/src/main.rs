@@ -81,13 +81,7 @@ fn argv_for_clap(argv: Vec<OsString>) -> Vec<OsString> {
         return argv;
     };
     let (head, rest) = argv.split_at(pos + 1);
-    let (mut opts, program) = dump_cmd::split_program_words(rest);
-    if program.is_empty() {
-        return argv;
-    }
-    if opts.last().is_none_or(|w| w != "--") {
-        opts.push("--".into());
-    }
+    let (opts, program) = dump_cmd::split_program_words(rest);
     head.iter().cloned().chain(opts).chain(program).collect()
 }
 

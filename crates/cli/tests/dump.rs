@@ -159,6 +159,58 @@ fn stdin_and_stdout_belong_to_the_program() {
 }
 
 #[test]
+fn python_style_words_are_read_as_python_reads_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let py = &interpreters()[0];
+    let run = |args: &[std::ffi::OsString], envs: &[(&str, std::ffi::OsString)]| {
+        let mut cmd = specdiff();
+        cmd.arg("dump").args(args).current_dir(tmp.path()).env_remove("SPECDIFF_PYTHON");
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    let python = || vec!["--python".into(), py.python.clone().into_os_string()];
+    // `-oFILE`, `-cCODE` and `-mMODULE`, their values attached, as python and clap take them.
+    let out = tmp.path().join("attached.json");
+    let mut args = python();
+    args.extend([format!("-o{}", out.display()).into(), "--no-sample".into(), "-cprint(6 * 7)".into()]);
+    let o = run(&args, &[]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "42\n");
+    assert!(read(&out).code.iter().any(|c| c.kind == specdiff_core::model::CodeKind::Module));
+    let out = tmp.path().join("module.json");
+    let mut args = python();
+    args.extend(["--no-sample".into(), "-o".into(), out.clone().into_os_string(), "-mplatform".into(), "--terse".into()]);
+    let o = run(&args, &[]);
+    assert!(o.status.success() && !o.stdout.is_empty(), "{}", stderr_of(&o));
+    assert!(out.exists());
+    // A misspelled option is an unknown option, not a script name, and runs nothing.
+    let mut args = python();
+    args.extend(["--no-samples".into(), repo_root().join("examples/demo/base.py").into_os_string()]);
+    let o = run(&args, &[]);
+    let err = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("unexpected argument '--no-samples'") && err.contains("'--no-sample'"), "{err}");
+    assert!(!tmp.path().join("base.specdiff.json").exists());
+    // An empty SPECDIFF_PYTHON is not set: the default interpreter runs (here a python3 on PATH).
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&py.python, bin.join("python3")).unwrap();
+    #[cfg(unix)]
+    {
+        let out = tmp.path().join("env.json");
+        let o = run(
+            &["--no-sample".into(), "-o".into(), out.clone().into_os_string(), "-c".into(), "pass".into()],
+            &[("SPECDIFF_PYTHON", "".into()), ("PATH", bin.into_os_string())],
+        );
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        assert!(out.exists());
+    }
+}
+
+#[test]
 fn gzip_output_is_read_back() {
     let tmp = tempfile::tempdir().unwrap();
     let py = &interpreters()[0];
@@ -204,6 +256,14 @@ fn environment_errors_are_one_line_and_write_nothing() {
         (vec!["--python".into(), interpreters()[0].python.display().to_string(), "-m".into(), "no_such_module_xyz".into()], "module not found: 'no_such_module_xyz'"),
         (vec!["--python".into(), "/bin/echo".into(), "examples/demo/base.py".into()], "does not behave like a Python interpreter"),
     ];
+    // Intervals the sampler cannot use are refused before the program runs (`inf` used to
+    // reach the harness, which then wrote an invalid dump at the end of the run).
+    let py = interpreters()[0].python.display().to_string();
+    let mut cases = cases;
+    for (ms, why) in [("inf", "not a finite number"), ("nan", "not a finite number"), ("0", "out of range"), ("2000", "out of range")] {
+        let args = vec!["--python".into(), py.clone(), "--interval-ms".into(), ms.into(), "examples/demo/base.py".into()];
+        cases.push((args, if why == "out of range" { "is out of range; the interval must be from 0.01 to 1000 milliseconds" } else { "is not a finite number; the interval must be from 0.01 to 1000 milliseconds" }));
+    }
     for (args, expected) in cases {
         let o = specdiff().arg("dump").arg("-o").arg(&out).args(&args).current_dir(repo_root()).output().unwrap();
         let err = stderr_of(&o);

@@ -225,7 +225,8 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         allow_unrelated: args.allow_unrelated,
         ..Default::default()
     };
-    let report = diff_dumps(&base, &head, &options).map_err(|e| e.to_string())?;
+    let report = diff_dumps(&base, &head, &options)
+        .map_err(|e| format!("{} and {}: {e}", display_path(&args.base), display_path(&args.head)))?;
     let (base_stats, head_stats) = load_stats(args, &base, &head)?;
     let stats = match (&base_stats, &head_stats) {
         (Some(b), Some(h)) => Some(diff_stats(b, h)),
@@ -275,8 +276,10 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     Ok(match gate {
         Some(g) if g.tripped => {
             // Names come from the dumps: shown inert, so a name cannot forge or hide stderr lines.
-            let names: Vec<_> = g.hot.iter().take(3).map(|f| render::inert(&f.function)).collect();
-            let more = if g.hot.len() > 3 { format!(" and {} more", g.hot.len() - 3) } else { String::new() };
+            // Three names, or all four: "and 1 more" would take the place of the name it hides.
+            let shown = if g.hot.len() <= 4 { g.hot.len() } else { 3 };
+            let names: Vec<_> = g.hot.iter().take(shown).map(|f| render::inert(&f.function)).collect();
+            let more = if g.hot.len() > shown { format!(" and {} more", g.hot.len() - shown) } else { String::new() };
             eprintln!(
                 "specdiff: regression gate tripped: {} regressed: {}{more}",
                 count(g.hot.len() as u64, "hot function", "hot functions"),

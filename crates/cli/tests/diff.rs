@@ -200,7 +200,7 @@ fn link_cap_and_redact() {
     let n = capped.note.left_out;
     assert!(capped_len < len && capped.head.unwrap().code.len() < read(&d.head).code.len(), "{n} left out, {capped_len} characters");
     let plural = if n == 1 { "" } else { "s" };
-    assert!(text.contains(&format!("(the link leaves out {n} changed function{plural} ")), "{text}");
+    assert!(text.contains(&format!("\nThe link leaves out {n} changed function{plural} ")), "{text}");
     let md = stdout(&diff(&[&["--format", "markdown"][..], &args].concat()));
     assert!(md.contains(&format!("_The link leaves out {n} changed function{plural} ")), "{}", &md[..600]);
     // Redacted: no source line, no directory in any path.
@@ -363,6 +363,21 @@ fn fail_on_regression_exit_codes() {
         assert_eq!(o.status.code(), Some(1), "{v}: {}", stderr(&o));
         assert!(stderr(&o).contains("regression gate tripped"), "{v}: {}", stderr(&o));
         assert!(stdout(&o).contains("Regression gate: FAILED"), "{v}");
+        // The stderr line names up to four functions; "and 1 more" would hide a name it has room for.
+        let out = stdout(&o);
+        let gated: Vec<&str> = out
+            .split("Regression gate: FAILED")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("  ") && l.contains(" hot ") && l.contains("regression"))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(!gated.is_empty(), "{v}: {out}");
+        if gated.len() <= 4 {
+            assert!(gated.iter().all(|name| stderr(&o).contains(name)), "{v}: {gated:?} in {}", stderr(&o));
+        }
+        assert!(!stderr(&o).contains(" and 1 more"), "{v}: {}", stderr(&o));
         assert_eq!(diff(&["--fail-on-regression", b, b]).status.code(), Some(0), "{v}");
         // At 50% only a function the samples prove on the stack half the time counts: `main`,
         // on the stack in every sample, always; the refactored functions are on it 15–60% of
@@ -660,7 +675,11 @@ fn bad_inputs_are_one_line_errors() {
         let churn = dump_ok(py, dir.path(), "churn", &["crates/cli/tests/programs/churn.py", "2", "5"]);
         assert!(churn.code.iter().any(|c| churn.str(c.module) != "__main__"), "a whole-program dump");
         let other = path(&format!("churn-{}.json", py.minor));
-        assert_bad(&[p(&demo.base), &other], &["these dumps are from different programs", "of their own code"]);
+        // The message names both files: two `-c` runs have the same label.
+        let base_name = demo.base.file_name().unwrap().to_str().unwrap();
+        let other_name = format!("churn-{}.json: these dumps", py.minor);
+        let both = [base_name, other_name.as_str(), "these dumps are from different programs", "of their own code"];
+        assert_bad(&[p(&demo.base), &other], &both);
         let o = diff(&["--allow-unrelated", p(&demo.base), &other]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert!(stdout(&o).contains("seem to be from different programs"), "{}", stdout(&o));

@@ -110,7 +110,7 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     if let Some(link) = input.link {
         // The link stays the last line (scripts take it with `tail -n 1`).
         if let Some(note) = input.link_note {
-            let _ = writeln!(out, "\n(the link {note})");
+            let _ = writeln!(out, "\nThe link {note}.");
         } else {
             out.push('\n');
         }

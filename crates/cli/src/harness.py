@@ -839,7 +839,7 @@ class Sampler:
             self._cpu = ThreadCPU(self.interval / CPU_LOOK_SHARE)
             _thread.start_new_thread(self._run, ())
             self.mode = "thread"
-            self.note = ("CPU clock: a look counts a thread that used a quarter interval of CPU since the last"
+            self.note = ("CPU clock: a look counts a thread that used a quarter interval of CPU since its last look"
                          if self._cpu.available else "wall clock: no per-thread CPU clock here")
         except Exception as e:
             self.mode, self.note = "unavailable", "cannot start a thread: %s" % e

@@ -28,8 +28,9 @@ pub struct StatsArgs {
     pub output: Option<PathBuf>,
 
     /// The CPython version that wrote the files. 3.11 and 3.12 name opcodes by number, so
-    /// the right table matters (default 3.11); 3.13+ files name opcodes and are recognized.
-    #[arg(long = "python-version", value_name = "3.11|3.12", value_parser = parse_python_version)]
+    /// the right table matters (default 3.11); 3.13+ files name opcodes and are recognized,
+    /// and their version (e.g. 3.13) names their failure kinds.
+    #[arg(long = "python-version", value_name = "3.X", value_parser = parse_python_version)]
     pub python_version: Option<(u32, u32)>,
 }
 

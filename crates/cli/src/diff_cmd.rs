@@ -81,9 +81,9 @@ pub struct DiffArgs {
     /// With --fail-on-regression: a function is hot when its samples show, with 95%
     /// confidence, that at least PERCENT of a run's samples have it on the stack, in the base or
     /// the head run (samples taken inside imports do not count). When neither run was sampled
-    /// (`dump --no-sample`, or no threads), every regressed function counts as hot.
-    #[arg(long, value_name = "PERCENT", default_value_t = DEFAULT_MIN_HOTNESS, value_parser = gate::parse_min_hotness)]
-    pub min_hotness: f64,
+    /// (`dump --no-sample`, or no threads), every regressed function counts as hot. [default: 1]
+    #[arg(long, value_name = "PERCENT", value_parser = gate::parse_min_hotness)]
+    pub min_hotness: Option<f64>,
 
     /// With --fail-on-regression: also fail on import-time code (module and class bodies,
     /// `importlib._bootstrap*`, functions sampled only inside imports), which by default is
@@ -131,12 +131,13 @@ pub struct DiffArgs {
     pub full: bool,
 
     /// Longest share link wanted, in characters: past it the least important changed
-    /// functions are left out of the link (and the output says how many).
-    #[arg(long = "link-cap", value_name = "CHARS", default_value_t = specdiff_core::share::DEFAULT_CAP_CHARS)]
-    pub link_cap: usize,
+    /// functions are left out of the link (and the output says how many). With --link.
+    /// [default: 32768]
+    #[arg(long = "link-cap", value_name = "CHARS")]
+    pub link_cap: Option<usize>,
 
     /// Leave source text out of the share link and shorten its file paths to the
-    /// package-relative part (code, sites and numbers stay).
+    /// package-relative part (code, sites and numbers stay). With --link.
     #[arg(long)]
     pub redact: bool,
 }
@@ -210,13 +211,26 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     if args.full && format != Format::Html {
         return Err("--full is for --format html (the whole dumps inside the report)".into());
     }
+    // Options of the gate or of the link without either would change nothing, silently.
+    if !args.fail_on_regression {
+        if args.min_hotness.is_some() {
+            return Err("--min-hotness is for --fail-on-regression (the gate's cut between hot and cold code)".into());
+        }
+        if args.gate_import_time {
+            return Err("--gate-import-time is for --fail-on-regression (what the gate counts)".into());
+        }
+    }
+    let link_base = link::base_url(args.link.as_deref())?;
+    if link_base.is_none() && (args.link_cap.is_some() || args.redact) {
+        let flag = if args.redact { "--redact" } else { "--link-cap" };
+        return Err(format!("{flag} is for --link (or {}): no share link is made", link::ENV));
+    }
     // The viewer is in this binary only when it was built first: say so before any work.
     if format == Format::Html {
         crate::viewer::page()?;
     }
     // Reserve the output first: an unwritable destination is reported before any work.
     let pending = args.output.as_deref().map(PendingOutput::create).transpose()?;
-    link::base_url(args.link.as_deref())?;
     let (base, head) = load_both(&args.base, &args.head)?;
     let options = DiffOptions {
         functions: args.functions.clone(),
@@ -237,9 +251,11 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         (None, Some(_)) => Some("only the head run has statistics; a stats diff needs both (see --stats)"),
         _ => None,
     };
-    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, args.min_hotness, args.gate_import_time));
-    let options = specdiff_core::share::LinkOptions { cap: args.link_cap, redact: args.redact };
-    let link = link::base_url(args.link.as_deref())?.map(|url| link::share_link(&url, &base, &head, &report, options));
+    let min_hotness = args.min_hotness.unwrap_or(DEFAULT_MIN_HOTNESS);
+    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, min_hotness, args.gate_import_time));
+    let cap = args.link_cap.unwrap_or(specdiff_core::share::DEFAULT_CAP_CHARS);
+    let options = specdiff_core::share::LinkOptions { cap, redact: args.redact };
+    let link = link_base.map(|url| link::share_link(&url, &base, &head, &report, options));
     let input = RenderInput {
         report: &report,
         base: &base,

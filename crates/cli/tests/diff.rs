@@ -430,6 +430,32 @@ fn min_hotness_is_a_percentage_from_0_to_100() {
     }
 }
 
+/// An option of the gate without the gate, or of the link without a link, would change
+/// nothing: refused in one line, as `--full` without `--format html` is.
+#[test]
+fn options_of_the_gate_and_the_link_need_them() {
+    let d = &demos()[0];
+    let (b, h) = (p(&d.base), p(&d.head));
+    for (extra, needle) in [
+        (&["--min-hotness", "50"][..], "--min-hotness is for --fail-on-regression"),
+        (&["--gate-import-time"], "--gate-import-time is for --fail-on-regression"),
+        (&["--link-cap", "100"], "--link-cap is for --link"),
+        (&["--redact"], "--redact is for --link"),
+        (&["--full"], "--full is for --format html"),
+    ] {
+        let args: Vec<&str> = extra.iter().copied().chain([b, h]).collect();
+        assert_bad(&args, &[needle]);
+    }
+    let with_env = specdiff()
+        .args(["diff", "--redact", "--link-cap", "4000", b, h])
+        .env("NO_COLOR", "1")
+        .env("SPECDIFF_LINK_BASE", "https://example.org/specdiff/")
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    assert!(stdout(&with_env).contains("open in the viewer: https://example.org/specdiff/#"), "{}", stderr(&with_env));
+}
+
 #[test]
 fn filters_and_all() {
     let d = &demos()[0];

@@ -196,7 +196,7 @@ fn use_color(args: &DiffArgs) -> bool {
         ColorChoice::Auto => {
             args.output.is_none()
                 && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && crate::command_line::env_value("NO_COLOR").is_none()
         }
     }
 }

@@ -13,6 +13,7 @@ use specdiff_core::format::{read_dump, read_pystats, to_json, PystatsOptions};
 use specdiff_core::model::Dump;
 use specdiff_core::ReadLimits;
 
+use crate::command_line;
 use crate::harness_output::{finish_raw_code, HarnessExtra};
 use crate::output::{
     display_os, display_path, human_size, own_prefix, refuse_inputs, refuse_non_dump, sweep_stale, PendingOutput,
@@ -100,65 +101,6 @@ impl Target {
     }
 }
 
-/// Splits `specdiff dump …` words so that everything after the program (script, `-m MOD` or
-/// `-c CODE`) belongs to the program, exactly like `python` treats its command line. The
-/// options come back with `-oFILE`, `-mMOD` and `-cCODE` as two words each (python reads
-/// them so), and ending in `--` when a program follows, so clap never takes an option for
-/// the program nor a misspelled option for a script.
-pub fn split_program_words(words: &[OsString]) -> (Vec<OsString>, Vec<OsString>) {
-    const VALUED: &[&str] = &["--python", "-o", "--output", "--include", "--exclude", "--interval-ms"];
-    let mut opts = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = words[i].as_os_str();
-        if w == "--" {
-            opts.push(words[i].clone());
-            return (opts, words[i + 1..].to_vec());
-        }
-        let (flag, value) = match attached(w) {
-            Some([flag, value]) => (flag, Some(value)),
-            None => (words[i].clone(), words.get(i + 1).cloned()),
-        };
-        let step = if attached(w).is_some() { 1 } else { 2 };
-        if flag == "-m" || flag == "-c" {
-            opts.push(flag);
-            opts.extend(value);
-            let end = (i + step).min(words.len());
-            opts.push("--".into());
-            return (opts, words[end..].to_vec());
-        }
-        if flag.to_str().is_some_and(|f| VALUED.contains(&f)) {
-            opts.push(flag);
-            opts.extend(value);
-            i += step;
-            continue;
-        }
-        if !w.as_encoded_bytes().starts_with(b"-") || w == "-" {
-            opts.push("--".into());
-            return (opts, words[i..].to_vec());
-        }
-        opts.push(words[i].clone());
-        i += 1;
-    }
-    (opts, Vec::new())
-}
-
-/// `-oFILE`, `-mMODULE` or `-cCODE` as the flag and its value (`-o=FILE` too, as clap reads it).
-fn attached(word: &std::ffi::OsStr) -> Option<[OsString; 2]> {
-    let [b'-', flag @ (b'o' | b'm' | b'c'), rest @ ..] = word.as_encoded_bytes() else {
-        return None;
-    };
-    let rest = match (flag, rest) {
-        (_, []) => return None,
-        (b'o', [b'=', file @ ..]) => file,
-        _ => rest,
-    };
-    // SAFETY: `rest` is `word` after an ASCII prefix (two or three bytes), which std allows
-    // splitting off an encoded OsStr.
-    let value = unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) };
-    Some([format!("-{}", *flag as char).into(), value.to_os_string()])
-}
-
 /// The sampling intervals `--interval-ms` takes, in milliseconds: below 0.01 the sampler
 /// thread would hold the GIL more than the program; above 1000 a run gets no sample.
 const INTERVAL_MS: std::ops::RangeInclusive<f64> = 0.01..=1000.0;
@@ -166,15 +108,9 @@ const INTERVAL_MS: std::ops::RangeInclusive<f64> = 0.01..=1000.0;
 /// Refuses an interval the sampler cannot use, before the program runs (`inf` reached the
 /// harness and made it write an invalid dump at the end of the run).
 fn check_interval(ms: f64) -> Result<(), String> {
-    if INTERVAL_MS.contains(&ms) {
-        return Ok(());
-    }
-    let why = if ms.is_finite() { "out of range" } else { "not a finite number" };
-    Err(format!(
-        "--interval-ms: '{ms}' is {why}; the interval must be from {} to {} milliseconds",
-        INTERVAL_MS.start(),
-        INTERVAL_MS.end()
-    ))
+    command_line::within(ms, &ms.to_string(), INTERVAL_MS, "interval", " milliseconds")
+        .map(drop)
+        .map_err(|why| format!("--interval-ms: {why}"))
 }
 
 /// Outcome of a dump, for the exit status.
@@ -193,7 +129,7 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
     }
     refuse_non_dump(&dest, args.force)?;
     // An empty SPECDIFF_PYTHON (CI set-ups export empty variables) means "not set".
-    let from_env = std::env::var_os("SPECDIFF_PYTHON").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let from_env = command_line::env_value("SPECDIFF_PYTHON").map(PathBuf::from);
     let python = args.python.clone().or(from_env).unwrap_or_else(|| PathBuf::from(platform::default_python()));
     let probed = probe(&python, match &target {
         Target::Module(m) => Some(m.as_str()),
@@ -554,54 +490,5 @@ fn attach_pystats(dump: &mut Dump, mut files: Vec<PathBuf>, capture: Option<&Pys
             );
             Ok(Vec::new())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_program_words;
-
-    fn words(s: &str) -> Vec<std::ffi::OsString> {
-        s.split_whitespace().map(Into::into).collect()
-    }
-
-    #[test]
-    fn program_words_belong_to_the_program() {
-        let (o, p) = split_program_words(&words("-o x.json prog.py --flag -m y"));
-        assert_eq!(o, words("-o x.json --"));
-        assert_eq!(p, words("prog.py --flag -m y"));
-        let (o, p) = split_program_words(&words("--no-sample -m http.server --bind 1"));
-        assert_eq!(o, words("--no-sample -m http.server --"));
-        assert_eq!(p, words("--bind 1"));
-        let (o, p) = split_program_words(&words("-c pass -o z"));
-        assert_eq!(o, words("-c pass --"));
-        assert_eq!(p, words("-o z"));
-        let (o, p) = split_program_words(&words("--no-sample -- -weird.py a"));
-        assert_eq!(o, words("--no-sample --"));
-        assert_eq!(p, words("-weird.py a"));
-        let (o, p) = split_program_words(&words("--no-sample"));
-        assert_eq!((o, p), (words("--no-sample"), vec![]));
-    }
-
-    #[test]
-    fn attached_values_are_read_as_python_reads_them() {
-        let (o, p) = split_program_words(&words("-ox.json -o=y.json prog.py -ofoo"));
-        assert_eq!(o, words("-o x.json -o y.json --"));
-        assert_eq!(p, words("prog.py -ofoo"));
-        let (o, p) = split_program_words(&words("-mjson.tool -x"));
-        assert_eq!(o, words("-m json.tool --"));
-        assert_eq!(p, words("-x"));
-        let (o, p) = split_program_words(&words("-cprint(1) a"));
-        assert_eq!(o, words("-c print(1) --"));
-        assert_eq!(p, words("a"));
-        let (o, p) = split_program_words(&words("-m"));
-        assert_eq!((o, p), (words("-m --"), vec![]));
-    }
-
-    #[test]
-    fn a_misspelled_option_is_left_to_clap() {
-        let (o, p) = split_program_words(&words("--no-samples prog.py"));
-        assert_eq!(o, words("--no-samples --"));
-        assert_eq!(p, words("prog.py"));
     }
 }

@@ -171,13 +171,7 @@ pub fn parse_min_hotness(text: &str) -> Result<f64, String> {
     let shown = crate::render::inert(text);
     let value: f64 =
         text.trim().trim_end_matches('%').parse().map_err(|_| format!("'{shown}' is not a percentage like 1 or 0.5"))?;
-    if !value.is_finite() {
-        return Err(format!("'{shown}' is not a finite number; the percentage must be from 0 to 100"));
-    }
-    if !(0.0..=100.0).contains(&value) {
-        return Err(format!("'{shown}' is out of range; the percentage must be from 0 to 100"));
-    }
-    Ok(value)
+    crate::command_line::within(value, &shown, 0.0..=100.0, "percentage", "")
 }
 
 #[cfg(test)]

@@ -19,9 +19,10 @@ pub fn base_url(flag: Option<&str>) -> Result<Option<String>, String> {
     if let Some(text) = flag {
         return parse_base(text, "--link").map(Some);
     }
-    match std::env::var(ENV) {
-        Ok(text) if !text.is_empty() => parse_base(&text, ENV).map(Some),
-        _ => Ok(None),
+    // A value that is not Unicode cannot be an address: treated as unset, as before.
+    match crate::command_line::env_value(ENV).and_then(|v| v.into_string().ok()) {
+        Some(text) => parse_base(&text, ENV).map(Some),
+        None => Ok(None),
     }
 }
 

@@ -7,6 +7,7 @@
 //! (the dump is still written, unless the program left through `os._exit`); 128 + the signal
 //! number when specdiff was stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129).
 
+mod command_line;
 mod diff_cmd;
 mod dump_cmd;
 mod gate;
@@ -81,7 +82,7 @@ fn argv_for_clap(argv: Vec<OsString>) -> Vec<OsString> {
         return argv;
     };
     let (head, rest) = argv.split_at(pos + 1);
-    let (opts, program) = dump_cmd::split_program_words(rest);
+    let (opts, program) = command_line::split_program_words(rest);
     head.iter().cloned().chain(opts).chain(program).collect()
 }
 

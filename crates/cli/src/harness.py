@@ -116,6 +116,10 @@ from _operator import itemgetter
 from itertools import compress
 
 GENERATOR = "specdiff 0.1.0"
+# The newest CPython whose bytecode rules (argrepr encodings, counter kinds) this file knows.
+# A newer one is decoded with these rules, checked against its own dis after the run, and
+# corrected from it (check_against_dis).
+NEWEST_KNOWN = (3, 15)
 CO_OPTIMIZED, CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR = 0x1, 0x20, 0x80, 0x200
 COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
 WHOLE_SOURCE_EXCEPT = ("module", "class")   # kinds whose source is only their instruction lines
@@ -138,7 +142,7 @@ CPU_LOOK_SHARE = 4
 # these numbers as literals, kept in step by the assert.
 (K_NOARG, K_NONE, K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_SUPER, K_FASTFAST,
  K_EXT, K_ODD, K_COMPARE, K_FORMAT, K_FLAGS, K_BINOP, K_INTR1, K_INTR2, K_CONVERT, K_COMMON,
- K_SPECIAL, K_IS, K_CONTAINS) = range(23)
+ K_SPECIAL, K_IS, K_CONTAINS, K_IMPORT) = range(24)
 assert (K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_EXT, K_ODD) == (
     2, 3, 4, 5, 6, 7, 10, 11)
 ZEROS = (0,) * 256      # argrepr table of the kinds without one: string index 0 for every arg
@@ -171,16 +175,46 @@ def tables():
     if _T is None:
         _T = _build_tables()
         _T.initial = _probe_initial_counters(_T)   # needs decode_code, hence _T set first
+        _T.backoff_bits = _backoff_bits(_T)
     return _T
+
+
+def _backoff_bits(t):
+    """How many low bits of an adaptive counter word are its backoff, read from the
+    interpreter: 3.12+ start a generic instruction at value 1, backoff 1, i.e. word
+    (1 << bits) | 1 (17 on 3.12-3.14, 9 on 3.15). 3.11 starts at 0 and is split 12/4 like
+    3.12-3.14 (its rules read the whole word)."""
+    words = [w for op, w in enumerate(t.initial) if w and t.counter[op] == "adaptive"]
+    if words:
+        w = max(set(words), key=words.count)
+        for bits in range(1, 9):
+            if w == (1 << bits) | 1:
+                return bits
+    return 4
+
+
+def rules_version():
+    """The version whose rules this file decodes with: the running one, or for a CPython newer
+    than any it knows, the newest it knows (NEWEST_KNOWN; SPECDIFF_ASSUME_NEWEST=3.X pretends
+    that is the newest, which is how the tests withhold a version's rules)."""
+    newest = NEWEST_KNOWN
+    assumed = os.environ.get("SPECDIFF_ASSUME_NEWEST", "")
+    if assumed:
+        try:
+            newest = min(newest, tuple(int(p) for p in assumed.split(".")[:2]))
+        except ValueError:
+            pass
+    return min(sys.version_info[:2], newest)
 
 
 def _build_tables():
     # Only `opcode` (data) is imported, not `dis`: importing dis runs collections.namedtuple &
     # co, which would then show up in every dump. What dis derives is rebuilt here.
     import opcode
-    v = sys.version_info[:2]
+    v = rules_version()
     t = Tables()
     t.v = v
+    t.unknown = sys.version_info[:2] > v   # newer than this file's rules: checked against dis
     ice = opcode._inline_cache_entries
     names = list(opcode.opname)   # dis._all_opname: specialized names in the free slots
     if hasattr(opcode, "_specialized_opmap"):
@@ -243,6 +277,8 @@ def _build_tables():
             k = {om["LOAD_GLOBAL"]: K_GLOBAL}.get(d, K_NAME)
             if v >= (3, 12):
                 k = {om["LOAD_ATTR"]: K_ATTR, om["LOAD_SUPER_ATTR"]: K_SUPER}.get(d, k)
+            if v >= (3, 15) and d == om["IMPORT_NAME"]:
+                k = K_IMPORT   # 3.15: name index << 2, lazy / eager flags in bits 0-1
         elif d in jumps or d in opcode.hasjabs or d in opcode.hasjrel:
             k = K_JUMP
         elif d in fastfast:
@@ -376,9 +412,9 @@ class Dump:
         # decode_code's memos. Argrepr tables, per argrepr kind: arg -> string index, None
         # until seen (K_LOCAL and K_CONST: one per code object; NONES: looked up every time).
         untabled = (K_LOCAL, K_CONST, K_GLOBAL, K_ATTR, K_JUMP, K_NAME, K_SUPER, K_FASTFAST,
-                    K_EXT, K_ODD)
+                    K_EXT, K_ODD, K_IMPORT)
         self.argrepr_tables = [ZEROS if k in (K_NOARG, K_NONE) else NONES if k in untabled
-                               else [None] * 256 for k in range(K_CONTAINS + 1)]
+                               else [None] * 256 for k in range(K_IMPORT + 1)]
         self.local_tables = {}           # co_varnames -> its K_LOCAL table
         self.null_memo = [None] * (K_ATTR + 1)   # K_GLOBAL/K_ATTR: name -> "NULL + name" & co
         self.null_memo[K_GLOBAL], self.null_memo[K_ATTR] = {}, {}
@@ -502,7 +538,7 @@ def decode_code(code, dump, raw=None):
                     return _decode_general(code, dump, raw), False
                 else:   # K_LOCAL (a name new to the string table) and the rarer kinds
                     table = tb[k]
-                    if table is NONES:   # K_SUPER, K_FASTFAST: a table for this code object
+                    if table is NONES:   # K_SUPER, K_FASTFAST, K_IMPORT: a table for this code
                         table = tb[k] = [None] * 256
                     s = _argrepr_index(t, k, arg, code, dump)
                     if arg < len(table):
@@ -557,6 +593,7 @@ def _decode_general(code, dump, raw):
     t = _T or tables()
     argmode, ncache, kind, counter_decoded = t.argmode, t.ncache, t.kind, t.counter_decoded
     memo_base, op_index, s_new, labels = t.memo_base, dump.op_index, dump.s, t.labels
+    bits, mask = t.backoff_bits, (1 << t.backoff_bits) - 1
     opl, argl = raw[::2], raw[1::2]     # per 16-bit code unit: opcode byte, oparg byte
     words = memoryview(raw).cast("H")   # native-endian code units, for the inline caches
     pos = list(code.co_positions())     # per code unit too (dis: None past its end)
@@ -615,7 +652,7 @@ def _decode_general(code, dump, raw):
             if counter_decoded[op]:
                 c = cache[0]
                 append((w + w, o, arg, s, line, None if line is None else p[1:], cache,
-                        (c >> 4, c & 15)))
+                        (c >> bits, c & mask)))
             else:
                 append((w + w, o, arg, s, line, None if line is None else p[1:], cache))
             w += 1 + nc
@@ -637,7 +674,16 @@ def _jump(t, op, arg, offset, jumps, index):
 
 
 def _argrepr(t, k, arg, code):
-    """dis's argrepr for an instruction of argrepr kind k (not K_JUMP) and this arg."""
+    """dis's argrepr for an instruction of argrepr kind k (not K_JUMP) and this arg; "" when
+    the arg does not fit these rules (hand-made code, or a CPython newer than this file whose
+    encoding changed: check_against_dis then takes dis's)."""
+    try:
+        return _argrepr_of(t, k, arg, code)
+    except (IndexError, KeyError, TypeError, ValueError):
+        return ""
+
+
+def _argrepr_of(t, k, arg, code):
     if k == K_LOCAL:
         return code._varname_from_oparg(arg)
     if k == K_CONST:
@@ -676,6 +722,9 @@ def _argrepr(t, k, arg, code):
         return "is not" if arg else "is"
     if k == K_CONTAINS:
         return "not in" if arg else "in"
+    if k == K_IMPORT:
+        r = code.co_names[arg >> 2]
+        return r + " + lazy" if arg & 1 else r + " + eager" if arg & 2 else r
     return ""
 
 
@@ -711,7 +760,7 @@ def _decode_odd(t, dump, code, raw, i, ext, pos, words, jumps, out):
     cache = words[(i >> 1) + 1:(i >> 1) + 1 + nc].tolist()
     ins = (i, dump.op(op), arg, dump.s(r), p[0], None if p[0] is None else p[1:], cache)
     if nc and t.counter_decoded[op]:
-        ins += ((cache[0] >> 4, cache[0] & 15),)
+        ins += ((cache[0] >> t.backoff_bits, cache[0] & ((1 << t.backoff_bits) - 1)),)
     out.append(ins)
     return i + 2 + 2 * nc, ext
 
@@ -1914,6 +1963,9 @@ def make_dump(opts, run, sampler, main_code, timer):
     entries = build_code_entries(dump, found, {id(c) for c in exec_codes}, sampler, opts,
                                  main_code)
     timer("decode %d code objects" % len(entries))
+    if _T.unknown:
+        check_against_dis(dump, entries)
+        timer("checked against dis")
     code, files, raw_code = finish_entries(dump, entries, sampler)
     timer("source lines")
     import platform
@@ -1923,10 +1975,52 @@ def make_dump(opts, run, sampler, main_code, timer):
               "platform": sysconfig.get_platform(),
               "pystats_build": hasattr(sys, "_stats_clear")
               or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or ""),
-              "paths": install_paths()}
+              "paths": install_paths(), "counter_backoff_bits": _T.backoff_bits}
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
             "pystats": None}, raw_code
+
+
+def check_against_dis(dump, entries):
+    """A CPython newer than NEWEST_KNOWN: compare every decoded instruction's arg and argrepr
+    with the interpreter's own dis.get_instructions(adaptive=True), take dis's where they
+    differ, and say in one line which rules were assumed. dis is imported only now, after the
+    snapshot: what importing it runs cannot change what was decoded. Instructions whose opname
+    changed since the snapshot (code dis itself ran) are left as decoded."""
+    import dis
+    t = _T
+    checked = fixed = 0
+    example = None
+    for e in entries:
+        ins = e["instructions"]
+        at = {x[0]: n for n, x in enumerate(ins)}
+        try:
+            theirs = list(dis.get_instructions(e["_code"], adaptive=True))
+        except Exception:
+            continue
+        for d in theirs:
+            n = at.get(d.offset)
+            if n is None:
+                continue
+            x = ins[n]
+            if dump.ops[x[1]][0] != d.opname:
+                continue
+            checked += 1
+            if x[2] != d.arg or dump.strings[x[3]] != d.argrepr:
+                if example is None:
+                    example = "%s %r where dis says %r" % (d.opname, dump.strings[x[3]], d.argrepr)
+                ins[n] = x[:2] + (d.arg, dump.s(d.argrepr)) + x[4:]
+                fixed += 1
+    running = "%d.%d" % sys.version_info[:2]
+    rules = "%d.%d" % t.v
+    note = ("CPython %s is newer than any specdiff knows: its bytecode was decoded with %s's "
+            "rules and checked against its own dis (%d instructions: %s); counters are read as "
+            "%d-bit backoff fields, measured at start-up"
+            % (running, rules, checked,
+               "all agreed" if not fixed else "%d differed and were taken from dis, e.g. %s"
+               % (fixed, example), t.backoff_bits))
+    log(note)
+    return note
 
 
 def rfc3339(ts):

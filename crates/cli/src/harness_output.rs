@@ -39,13 +39,14 @@ impl HarnessExtra {
 /// Fills line, positions, cache words and counters of the instructions the harness left
 /// without them, from each code object's raw bytes, as `dis` gives them.
 pub fn finish_raw_code(dump: &mut Dump, raw_code: &[(usize, String, String)]) -> Result<(), String> {
+    let layout = dump.python.counter_layout();
     for (index, linetable, adaptive_code) in raw_code {
         let bad = |what: &str| format!("internal error: the harness output's code object {index}: {what}");
         let code = dump.code.get_mut(*index).ok_or_else(|| bad("not in the dump"))?;
         let linetable = decode_hex(linetable).ok_or_else(|| bad("its linetable is not hex"))?;
         let adaptive_code = decode_hex(adaptive_code).ok_or_else(|| bad("its code is not hex"))?;
         let raw = RawCode { first_line: i64::from(code.first_line), linetable: &linetable, adaptive_code: &adaptive_code };
-        finish_instructions(&mut code.instructions, raw, &dump.ops).map_err(|e| bad(&e))?;
+        finish_instructions(&mut code.instructions, raw, &dump.ops, layout).map_err(|e| bad(&e))?;
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ fn the_action_script_dumps_diffs_and_decides_on_real_dumps() {
     let root = repo_root();
     let root = root.to_str().unwrap();
     for py in interpreters() {
-        let out = tmp.path().join(py.minor);
+        let out = tmp.path().join(py.key);
         let (base, head) = (out.join("base.json"), out.join("head.json"));
         let python = py.python.to_str().unwrap();
         for (side, file) in [("base", &base), ("head", &head)] {
@@ -67,7 +67,7 @@ fn the_action_script_dumps_diffs_and_decides_on_real_dumps() {
         ok(&script(&["verdict", dir], &[]), "verdict");
         assert!(!text(&out.join("comment.md")).contains("open in the viewer"));
     }
-    let first = tmp.path().join(interpreters()[0].minor);
+    let first = tmp.path().join(interpreters()[0].key);
     let (b, h) = (first.join("base.json"), first.join("head.json"));
     for (number, needle) in [("", "PR_NUMBER ''"), ("7; id", "PR_NUMBER '7; id': not a pull-request number")] {
         let o = script(

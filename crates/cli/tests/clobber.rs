@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{dump_with, interpreters, specdiff, Interpreter};
+use common::{dump_with, interpreters, native_interpreters, specdiff, Interpreter};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -17,7 +17,7 @@ fn stderr(o: &Output) -> String {
 
 /// A native interpreter (pyodide is slow, and the refusals happen before any run).
 fn native() -> &'static Interpreter {
-    interpreters().iter().find(|i| i.minor != "3.14").unwrap_or(&interpreters()[0])
+    native_interpreters().next().unwrap_or(&interpreters()[0])
 }
 
 /// Writes a tiny script into `dir` and dumps it to `name`.
@@ -158,7 +158,7 @@ fn names_and_arguments_that_are_not_utf8_work() {
     let script = folder.join("argv.py");
     std::fs::write(&script, "import os, sys\nprint('ARG', os.fsencode(sys.argv[1]).hex())\n").unwrap();
     for interp in interpreters() {
-        if interp.minor == "3.14" {
+        if interp.pyodide {
             // Node decodes its argv as UTF-8 (invalid bytes become U+FFFD) before pyodide sees it.
             use std::io::Write;
             let _ = writeln!(
@@ -168,12 +168,12 @@ fn names_and_arguments_that_are_not_utf8_work() {
             );
             continue;
         }
-        let out = dir.path().join(OsStr::from_bytes(&[b"o\xfe-", interp.minor.as_bytes(), b".json"].concat()));
+        let out = dir.path().join(OsStr::from_bytes(&[b"o\xfe-", interp.key.as_bytes(), b".json"].concat()));
         let o = dump_with(interp, &out, &[script.as_os_str(), OsStr::from_bytes(b"a\xffb")]);
         let err = stderr(&o);
         assert!(o.status.success(), "{}: {err}", interp.label);
         assert!(String::from_utf8_lossy(&o.stdout).contains("ARG 61ff62"), "{}", String::from_utf8_lossy(&o.stdout));
-        assert!(err.contains(&format!(r"o\xfe-{}.json", interp.minor)), "{err}");
+        assert!(err.contains(&format!(r"o\xfe-{}.json", interp.key)), "{err}");
         let dump = common::read(&out);
         // The dump is JSON text: such bytes are replaced there (docs/hostile-input.md).
         assert_eq!(dump.run.argv.last().map(String::as_str), Some("a?b"));

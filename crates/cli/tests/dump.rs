@@ -53,7 +53,7 @@ fn the_sampler_sees_a_site_re_specialize_in_place() {
     // Pyodide (3.14) has no threads: its sampler runs on timer ticks (mode "signal").
     for py in interpreters() {
         let d = dump_ok(py, tmp.path(), "respecialize", &[script]);
-        let mode = if py.minor == "3.14" { "signal" } else { "thread" };
+        let mode = if py.pyodide { "signal" } else { "thread" };
         assert_eq!(d.run.sampler.mode, mode, "{}", py.minor);
         assert!(d.run.sampler.samples > 0, "{}: {:?}", py.minor, d.run.sampler);
         let churn = |qualname: &str| {
@@ -314,7 +314,7 @@ fn ctrl_c_writes_the_state_at_interruption() {
         "import time\ndef spin():\n    t = 0\n    while True:\n        t += 1\n        if t == 100000:\n            open({:?}, 'w').close()\nspin()\n",
         ready.display().to_string()
     );
-    let native = interpreters().iter().find(|i| i.minor != "3.14").expect("a native interpreter");
+    let native = native_interpreters().next().expect("a native interpreter");
     // Its own process group, so the SIGINT below reaches specdiff and python like a terminal's.
     let child = specdiff()
         .arg("dump")

@@ -44,7 +44,7 @@ fn pystats_builds(test: &str) -> Vec<Interpreter> {
             Ok(python) => {
                 let label = format!("{minor}-pystats");
                 ran(test, &label);
-                found.push(Interpreter { minor, python, label });
+                found.push(Interpreter { minor, key: minor, pyodide: false, python, label });
             }
             Err(why) => skip_or_fail(test, &Need::pystats(minor), &why),
         }

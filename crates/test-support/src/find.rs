@@ -1,5 +1,5 @@
-//! Finding interpreters on this machine: pyenv's, and the Python version inside the npm
-//! package pyodide.
+//! Finding interpreters on this machine: pyenv's, the native ones scripts/setup.sh unpacks
+//! into `.tools/native-python`, and the Python version inside the npm package pyodide.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,6 +22,19 @@ pub fn pyenv_exact(version: &str) -> Option<PathBuf> {
     }
     let python = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("bin/python3");
     python.is_file().then_some(python)
+}
+
+/// The native CPython `minor` (`"3.14"`, `"3.15"`) that `scripts/install-native-python.py`
+/// unpacks under `repo/.tools/native-python`, as (its full version, its executable), if it is
+/// there and runs.
+pub fn native_python(repo: &Path, minor: &str) -> Option<(String, PathBuf)> {
+    let python = repo.join(".tools/native-python").join(minor).join("usr/bin").join(format!("python{minor}"));
+    if !python.is_file() {
+        return None;
+    }
+    let out = Command::new(&python).args(["-c", "import platform; print(platform.python_version())"]).output().ok()?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && version.starts_with(&format!("{minor}."))).then_some((version, python))
 }
 
 /// The CPython version the pyodide package in `package_dir` carries (`info.python` of its

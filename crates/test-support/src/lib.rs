@@ -10,7 +10,7 @@
 mod find;
 mod record;
 
-pub use find::{pyenv_exact, pyenv_newest, pyodide_python_version};
+pub use find::{native_python, pyenv_exact, pyenv_newest, pyodide_python_version};
 pub use record::{record_path, summary, Entry, Outcome};
 
 /// The variable that makes a missing required interpreter fail the test.
@@ -40,6 +40,12 @@ impl Need {
     /// pyenv has them (CI's image; scripts/setup.sh does not install CPython).
     pub fn cpython(version: &str) -> Need {
         Need::required(version, format!("`pyenv install {version}` (the CI image's pyenv has 3.11.7, 3.12.1, 3.13.0)"))
+    }
+
+    /// Native CPython `minor` (3.14, 3.15), unpacked from Debian's packages into
+    /// `.tools/native-python` by the setup.
+    pub fn native(minor: &str) -> Need {
+        Need::required(minor, "scripts/setup.sh (scripts/install-native-python.py: Debian forky's packages into .tools/native-python)")
     }
 
     /// CPython 3.14 as the npm package pyodide under node.

@@ -1,4 +1,5 @@
-//! Shared by the CLI integration tests: finds every CPython 3.11+ on this machine (pyenv's, and
+//! Shared by the CLI integration tests: finds every CPython 3.11+ on this machine (pyenv's
+//! 3.11–3.13, the native 3.14 and 3.15 scripts/setup.sh unpacks from Debian's packages, and
 //! 3.14 as pyodide under node), records which ran and which were skipped or missing
 //! (specdiff-test-support decides which), and runs `specdiff`.
 #![allow(dead_code)]
@@ -19,6 +20,10 @@ pub use specdiff_test_support::{ran, skip_or_fail, Need};
 pub struct Interpreter {
     /// `"3.12"` — the minor version this entry stands for.
     pub minor: &'static str,
+    /// What tells this entry apart in file names and messages: the minor, or `3.14-pyodide`.
+    pub key: &'static str,
+    /// CPython compiled to WebAssembly under node: no threads, no subprocesses, no asyncio.run.
+    pub pyodide: bool,
     /// What to pass as `--python`.
     pub python: PathBuf,
     /// How the test record names it: `3.12.1`, `3.14.2(pyodide)`, `3.11-pystats`.
@@ -30,8 +35,20 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-fn find(minor: &'static str) -> Result<Interpreter, String> {
-    if minor == "3.14" {
+impl Interpreter {
+    /// `(3, minor)`.
+    pub fn version(&self) -> (u32, u32) {
+        let (major, minor) = self.minor.split_once('.').unwrap();
+        (major.parse().unwrap(), minor.parse().unwrap())
+    }
+}
+
+/// The interpreters the tests run, in this order: what `key` each has, and its minor version.
+const KEYS: [(&str, &str); 6] =
+    [("3.11", "3.11"), ("3.12", "3.12"), ("3.13", "3.13"), ("3.14", "3.14"), ("3.14-pyodide", "3.14"), ("3.15", "3.15")];
+
+fn find(key: &'static str, minor: &'static str) -> Result<Interpreter, String> {
+    if key == "3.14-pyodide" {
         let root = repo_root();
         let wrapper = root.join("scripts/python-pyodide");
         let package = root.join(".tools/npm/node_modules/pyodide");
@@ -45,27 +62,31 @@ fn find(minor: &'static str) -> Result<Interpreter, String> {
             return Err("node is not installed".into());
         }
         let version = specdiff_test_support::pyodide_python_version(&package).unwrap_or_else(|| minor.into());
-        return Ok(Interpreter { minor, python: wrapper, label: format!("{version}(pyodide)") });
+        return Ok(Interpreter { minor, key, pyodide: true, python: wrapper, label: format!("{version}(pyodide)") });
+    }
+    let native = |python: PathBuf, label: String| Interpreter { minor, key, pyodide: false, python, label };
+    if let Some((label, python)) = specdiff_test_support::native_python(&repo_root(), minor) {
+        return Ok(native(python, label));
     }
     if let Some((version, python)) = specdiff_test_support::pyenv_newest(minor) {
-        return Ok(Interpreter { minor, python, label: version });
+        return Ok(native(python, version));
     }
     let name = format!("python{minor}");
     match Command::new(&name).arg("--version").output() {
         Ok(o) if o.status.success() => {
             let version = String::from_utf8_lossy(&o.stdout).trim().trim_start_matches("Python ").to_string();
-            Ok(Interpreter { minor, python: PathBuf::from(name), label: version })
+            Ok(native(PathBuf::from(name), version))
         }
-        _ => Err(format!("no CPython {minor} found (pyenv or {name} on PATH)")),
+        _ => Err(format!("no CPython {minor} found (.tools/native-python, pyenv or {name} on PATH)")),
     }
 }
 
-/// What provides CPython `minor` (3.11–3.14) for the tests.
-fn need(minor: &str) -> Need {
-    if minor == "3.14" {
-        Need::pyodide()
-    } else {
-        Need::cpython(minor)
+/// What provides the interpreter `key` for the tests.
+fn need(key: &str) -> Need {
+    match key {
+        "3.14-pyodide" => Need::pyodide(),
+        "3.14" | "3.15" => Need::native(key),
+        _ => Need::cpython(key),
     }
 }
 
@@ -99,7 +120,7 @@ pub fn pystats_python(minor: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// Every CPython 3.11–3.14 present, each recorded as run (see specdiff-test-support). One
+/// Every CPython 3.11–3.15 present (3.14 twice: native and pyodide), each recorded as run (see specdiff-test-support). One
 /// missing is a skip (its line printed once per test binary) or, where the setup must have
 /// installed it (`SPECDIFF_REQUIRE_INTERPRETERS=1`, `CI=true`), a failure of every test that
 /// asks.
@@ -108,13 +129,13 @@ pub fn interpreters() -> &'static [Interpreter] {
     FOUND.get_or_init(|| {
         let mut found = Vec::new();
         let mut verdicts = Vec::new();
-        for minor in ["3.11", "3.12", "3.13", "3.14"] {
-            match find(minor) {
+        for (key, minor) in KEYS {
+            match find(key, minor) {
                 Ok(i) => {
                     ran("interpreters", &i.label);
                     found.push(i);
                 }
-                Err(why) => verdicts.push(specdiff_test_support::missing("interpreters", &need(minor), &why)),
+                Err(why) => verdicts.push(specdiff_test_support::missing("interpreters", &need(key), &why)),
             }
         }
         specdiff_test_support::act(verdicts);
@@ -123,14 +144,19 @@ pub fn interpreters() -> &'static [Interpreter] {
     })
 }
 
-/// The interpreter of CPython `minor` (`"3.12"`) if present; if not, `test` skips (the
+/// The interpreter `key` (`"3.12"`, `"3.14-pyodide"`) if present; if not, `test` skips (the
 /// caller returns) or fails, as [`skip_or_fail`] decides.
-pub fn interpreter(test: &str, minor: &str) -> Option<&'static Interpreter> {
-    let found = interpreters().iter().find(|i| i.minor == minor);
+pub fn interpreter(test: &str, key: &str) -> Option<&'static Interpreter> {
+    let found = interpreters().iter().find(|i| i.key == key);
     if found.is_none() {
-        skip_or_fail(test, &need(minor), &format!("CPython {minor} is not among the interpreters found"));
+        skip_or_fail(test, &need(key), &format!("CPython {key} is not among the interpreters found"));
     }
     found
+}
+
+/// The native interpreters present (pyodide cannot start processes or threads).
+pub fn native_interpreters() -> impl Iterator<Item = &'static Interpreter> {
+    interpreters().iter().filter(|i| !i.pyodide)
 }
 
 /// The `specdiff` binary under test.
@@ -160,7 +186,7 @@ pub fn dump_in<A: AsRef<OsStr>>(interp: &Interpreter, cwd: &Path, out: &Path, ar
 
 /// Dumps `args` and reads the dump back, failing the test with specdiff's stderr on error.
 pub fn dump_ok(interp: &Interpreter, dir: &Path, name: &str, args: &[&str]) -> Dump {
-    let out = dir.join(format!("{name}-{}.json", interp.minor));
+    let out = dir.join(format!("{name}-{}.json", interp.key));
     let o = dump_with(interp, &out, args);
     assert!(
         o.status.success(),

@@ -2,20 +2,23 @@
 //!
 //! This module owns the empirical knowledge recorded in `docs/engine.md` ("Counter
 //! semantics"): what the first inline cache word of a specializable instruction means in 3.11
-//! and in 3.12+, measured on CPython 3.11.7, 3.12.1 and 3.13.0. 3.14 is read with the 3.13
-//! rules (it could not be measured natively here).
+//! and in 3.12+, measured on CPython 3.11.7, 3.12.1, 3.13.0, 3.14.8 and 3.15.0 (native builds;
+//! `crates/cli/tests/counter_semantics.rs` measures them again on every run).
 //!
-//! Summary of the measurements (word = raw 16-bit cache word, `value = word >> 4`,
-//! `backoff = word & 15`):
+//! Summary of the measurements (word = raw 16-bit cache word; `(value, backoff)` is the word
+//! split by the version's [`CounterLayout`]: 12/4 bits on 3.11–3.14, 13/3 on 3.15):
 //!
-//! | | 3.11 | 3.12, 3.13 |
-//! |---|---|---|
-//! | generic, never executed | word 0 (also before quickening) | word 17 = (1, 1) |
-//! | freshly specialized | word 53 | word 832 = (52, 0) |
-//! | one miss | word − 1 (the whole word) | value − 1 |
-//! | after the 53rd miss | `*_ADAPTIVE`, word 501 = (31, 5) | re-specializes (or generic at (0, 1)) |
-//! | failed attempt | backoff + 1, value = 2^backoff − 2 | backoff + 1, value = 2^backoff − 2 |
-//! | smallest backoff proving a failed attempt | 1 | 2 |
+//! | | 3.11 | 3.12–3.14 | 3.15 |
+//! |---|---|---|---|
+//! | generic, never executed | word 0 (also before quickening) | word 17 = (1, 1) | word 9 = (1, 1) |
+//! | freshly specialized | word 53 | word 832 = (52, 0) | word 416 = (52, 0) |
+//! | one miss | word − 1 (the whole word) | value − 1 | value − 1 |
+//! | after the 53rd miss | `*_ADAPTIVE`, word 501 = (31, 5) | re-specializes (or generic at (0, 1)) | the same |
+//! | failed attempt | backoff + 1, value = 2^backoff − 2 | backoff + 1, value = 2^backoff − 2 | backoff + 1, value ≈ 2^(2·backoff − 1) (5, 29, 125, 507, 2051: a little jitter) |
+//! | smallest backoff proving a failed attempt | 1 | 2 | 2 |
+//!
+//! 3.15 also gives `RESUME` a counter; a generic `RESUME` starts at word 65526 and becomes
+//! `RESUME_CHECK` (specialized, (52, 0)) on its first execution: a generic one is read as cold.
 //!
 //! Hits never restore a miss counter (measured: 5 misses then 5 hits leave it at 5 misses).
 //!
@@ -28,7 +31,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::dump::{CounterKind, Dump, Instruction, OpInfo};
+use crate::model::dump::{CounterKind, CounterLayout, Dump, Instruction, OpInfo};
 
 /// Which counter layout and rules a CPython version uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -41,15 +44,17 @@ pub enum CounterModel {
 }
 
 /// The counter rules of one dump's interpreter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VersionRules {
     /// `(major, minor)` of the interpreter.
     pub version: (u32, u32),
     /// The rules that apply.
     pub model: CounterModel,
-    /// True when the rules were not measured on this version but assumed (3.15+: the rules of
-    /// 3.12–3.14; `tests/counter_semantics.rs` measures 3.11–3.14).
+    /// True when the rules were not measured on this version but assumed (3.16+: the rules of
+    /// 3.12–3.15; `tests/counter_semantics.rs` measures 3.11–3.15).
     pub assumed: bool,
+    /// How the counter word splits into value and backoff.
+    pub layout: CounterLayout,
 }
 
 /// The decoded meaning of one instruction's adaptive counter.
@@ -135,20 +140,22 @@ impl VersionRules {
     pub fn new(major: u32, minor: u32) -> Self {
         let version = (major, minor);
         let model = if version <= (3, 11) { CounterModel::Py311 } else { CounterModel::Py312 };
-        VersionRules { version, model, assumed: !((3, 11)..(3, 15)).contains(&version) }
+        let assumed = !((3, 11)..=NEWEST_MEASURED).contains(&version);
+        VersionRules { version, model, assumed, layout: CounterLayout::of_version(version) }
     }
 
-    /// The rules for the interpreter that wrote `dump`.
+    /// The rules for the interpreter that wrote `dump`, with the counter layout the harness
+    /// measured on it when the dump says.
     pub fn of(dump: &Dump) -> Self {
         let (major, minor) = dump.python.minor_version();
-        Self::new(major, minor)
+        VersionRules { layout: dump.python.counter_layout(), ..Self::new(major, minor) }
     }
 
     /// The raw word of a freshly specialized instruction ("no misses since specialized").
     pub fn specialized_start(self) -> u16 {
         match self.model {
             CounterModel::Py311 => 53,
-            CounterModel::Py312 => 52 << 4,
+            CounterModel::Py312 => self.layout.join((52, 0)),
         }
     }
 
@@ -156,7 +163,7 @@ impl VersionRules {
     pub fn initial_word(self) -> u16 {
         match self.model {
             CounterModel::Py311 => 0,
-            CounterModel::Py312 => (1 << 4) | 1,
+            CounterModel::Py312 => self.layout.join((1, 1)),
         }
     }
 
@@ -168,9 +175,10 @@ impl VersionRules {
         }
     }
 
-    /// The backoff of an instruction that keeps failing (the maximum).
+    /// The backoff of an instruction that keeps failing (the maximum): 12 where the field has
+    /// four bits, else the largest the field holds.
     pub fn max_backoff(self) -> u8 {
-        12
+        12.min((1u16 << self.layout.backoff_bits) as u8 - 1)
     }
 
     /// Misses since specialization shown by the raw word of a specialized instruction.
@@ -179,7 +187,7 @@ impl VersionRules {
             // 3.11 decrements the whole word per miss, from 53.
             CounterModel::Py311 => 53u16.saturating_sub(word),
             // 3.12+ decrements the value field per miss, from 52.
-            CounterModel::Py312 => 52u16.saturating_sub(word >> 4),
+            CounterModel::Py312 => 52u16.saturating_sub(self.layout.split(word).0),
         }
     }
 
@@ -216,11 +224,13 @@ impl VersionRules {
         if op.counter != Some(CounterKind::Adaptive) {
             return None;
         }
-        let word = raw_word(ins)?;
-        let value = word >> 4;
-        let backoff = (word & 15) as u8;
+        let word = self.raw_word(ins)?;
+        let (value, backoff) = self.layout.split(word);
         let state = if op.specialized {
             CounterState::Specialized { misses: self.misses(word) }
+        } else if op.family == "RESUME" {
+            // 3.15: a RESUME that has run is RESUME_CHECK; its generic counter is no backoff.
+            CounterState::Cold
         } else if word == self.initial_word() && quickened && self.gives_up(op) {
             CounterState::GaveUp
         } else if word == self.initial_word() {
@@ -238,16 +248,16 @@ impl VersionRules {
     pub fn label(self) -> String {
         format!("{}.{}", self.version.0, self.version.1)
     }
+
+    /// The first inline cache word of an instruction: element 6 when present, else rebuilt
+    /// from the decoded counter (element 7) with this version's layout.
+    pub(crate) fn raw_word(self, ins: &Instruction) -> Option<u16> {
+        ins.cache.first().copied().or_else(|| ins.counter.map(|c| self.layout.join(c)))
+    }
 }
 
-/// The first inline cache word of an instruction: element 6 when present, else rebuilt from
-/// the decoded counter (element 7).
-pub(crate) fn raw_word(ins: &Instruction) -> Option<u16> {
-    ins.cache
-        .first()
-        .copied()
-        .or_else(|| ins.counter.map(|(value, backoff)| (value << 4) | (backoff as u16 & 15)))
-}
+/// The newest CPython whose counter rules were measured (`tests/counter_semantics.rs`).
+pub(crate) const NEWEST_MEASURED: (u32, u32) = (3, 15);
 
 #[cfg(test)]
 mod tests {
@@ -305,9 +315,30 @@ mod tests {
             assert_eq!(state(r, false, 34), CounterState::BackedOff { failures: 1 });
             assert_eq!(state(r, false, 7436), CounterState::BackedOff { failures: 11 });
         }
-        assert!(VersionRules::new(3, 15).assumed);
-        assert!(!VersionRules::new(3, 14).assumed);
+        assert!(VersionRules::new(3, 16).assumed);
+        assert!(!VersionRules::new(3, 15).assumed);
         assert!(!VersionRules::new(3, 11).assumed);
+    }
+
+    #[test]
+    fn py315_measured_values() {
+        // crates/cli/tests/programs/counter_probe/expected-3.15.txt, on 3.15.0.
+        let r = VersionRules::new(3, 15);
+        let ins3 = |word: u16| Instruction { counter: Some(r.layout.split(word)), ..ins(word) };
+        let state = |specialized: bool, word: u16| r.read(&op(specialized), &ins3(word)).unwrap().state;
+        assert_eq!(state(true, 416), CounterState::Specialized { misses: 0 });
+        assert_eq!(state(true, 408), CounterState::Specialized { misses: 1 });
+        assert_eq!(state(true, 0), CounterState::Specialized { misses: 52 });
+        assert_eq!(state(false, 9), CounterState::Cold);
+        assert_eq!(state(false, 1), CounterState::Warming);
+        assert_eq!(state(false, 42), CounterState::BackedOff { failures: 1 });
+        assert_eq!(state(false, 235), CounterState::BackedOff { failures: 2 });
+        assert_eq!(state(false, 16414), CounterState::BackedOff { failures: 5 });
+        // Read with 3.14's 12/4 split, a fresh 3.15 specialization would show 26 misses.
+        assert_eq!(VersionRules::new(3, 14).misses(416), 26);
+        let mut resume = op(false);
+        (resume.name, resume.family) = ("RESUME".into(), "RESUME".into());
+        assert_eq!(r.read(&resume, &ins3(65526)).unwrap().state, CounterState::Cold);
     }
 
     #[test]
@@ -331,6 +362,7 @@ mod tests {
         let mut i = ins(5);
         i.cache.clear();
         i.counter = Some((3, 5));
-        assert_eq!(raw_word(&i), Some(53));
+        assert_eq!(VersionRules::new(3, 13).raw_word(&i), Some(53));
+        assert_eq!(VersionRules::new(3, 15).raw_word(&i), Some(29));
     }
 }

@@ -61,6 +61,11 @@ pub(crate) fn opname_for_number(minor: (u32, u32), number: u32) -> Option<&'stat
     table_for(minor)?.by_number.get(number as usize).copied()
 }
 
+/// True when CPython `minor`'s opcode table has `opname` (false for a version without one).
+pub fn has_opname(minor: (u32, u32), opname: &str) -> bool {
+    table_for(minor).is_some_and(|t| t.ops.binary_search_by(|(name, _, _)| (*name).cmp(opname)).is_ok())
+}
+
 /// The family (the base instruction it deoptimizes to) and kind of `opname` in CPython
 /// `minor` (`None`: the newest known version).
 ///

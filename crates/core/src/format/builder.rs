@@ -59,6 +59,7 @@ impl DumpBuilder {
                 platform: "linux-x86_64".into(),
                 pystats_build: false,
                 paths: Default::default(),
+                counter_backoff_bits: None,
             },
             run: RunInfo {
                 argv: vec!["prog.py".into()],
@@ -211,7 +212,7 @@ impl CodeBuilder<'_> {
             line: Some(line),
             pos: None,
             cache: word.map(|w| vec![w]).unwrap_or_default(),
-            counter: word.map(Instruction::decode_counter),
+            counter: word.map(|w| self.b.rules.layout.split(w)),
             churn: None,
         };
         self.offset += 2 + 2 * ins.cache.len() as u32;
@@ -223,7 +224,7 @@ impl CodeBuilder<'_> {
     pub fn word(mut self, word: u16) -> Self {
         let last = self.code.instructions.last_mut().expect("an instruction first");
         last.cache = vec![word];
-        last.counter = Some(Instruction::decode_counter(word));
+        last.counter = Some(self.b.rules.layout.split(word));
         self
     }
 
@@ -232,14 +233,14 @@ impl CodeBuilder<'_> {
     pub fn misses(self, misses: u16) -> Self {
         let word = match self.b.rules.model {
             crate::cpython::counters::CounterModel::Py311 => 53u16.saturating_sub(misses),
-            crate::cpython::counters::CounterModel::Py312 => (52u16.saturating_sub(misses)) << 4,
+            crate::cpython::counters::CounterModel::Py312 => self.b.rules.layout.join((52u16.saturating_sub(misses), 0)),
         };
         self.word(word)
     }
 
     /// Sets the last (generic) instruction's backoff.
     pub fn backoff(self, backoff: u8) -> Self {
-        let word = (((1u16 << backoff) - 1) << 4) | backoff as u16;
+        let word = self.b.rules.layout.join(((1u16 << backoff) - 1, backoff));
         self.word(word)
     }
 

@@ -4,7 +4,7 @@
 //! ([`crate::format::linetable`]), its inline cache words and its decoded counter — which in Python
 //! was two fifths of the harness's decoding time on 3.11 (`docs/benchmarks.md`, "Dump").
 
-use crate::model::dump::{CounterKind, Instruction, OpInfo};
+use crate::model::dump::{CounterKind, CounterLayout, Instruction, OpInfo};
 use crate::format::linetable::fill_positions;
 
 /// A code object's raw bytes, as the harness hands them over.
@@ -24,9 +24,14 @@ pub struct RawCode<'a> {
 /// An instruction's cache words are the code units from the one after it to the next
 /// instruction (to the end for the last), read in native byte order like the interpreter
 /// writes them; its counter is the first word as `(value, backoff)` when its op's counter
-/// kind is adaptive or JIT. Fails, without touching anything, when the offsets do not fit the
-/// code (not increasing, odd, or past its end).
-pub fn finish_instructions(instructions: &mut [Instruction], raw: RawCode<'_>, ops: &[OpInfo]) -> Result<(), String> {
+/// kind is adaptive or JIT, split by `layout`. Fails, without touching anything, when the
+/// offsets do not fit the code (not increasing, odd, or past its end).
+pub fn finish_instructions(
+    instructions: &mut [Instruction],
+    raw: RawCode<'_>,
+    ops: &[OpInfo],
+    layout: CounterLayout,
+) -> Result<(), String> {
     let len = raw.adaptive_code.len();
     let mut previous = None;
     for ins in instructions.iter() {
@@ -45,7 +50,7 @@ pub fn finish_instructions(instructions: &mut [Instruction], raw: RawCode<'_>, o
         ins.cache = words.chunks_exact(2).map(|w| u16::from_ne_bytes([w[0], w[1]])).collect();
         let counted = matches!(ops[ins.op as usize].counter, Some(CounterKind::Adaptive | CounterKind::Jit));
         ins.counter = match ins.cache.first() {
-            Some(&w) if counted => Some(Instruction::decode_counter(w)),
+            Some(&w) if counted => Some(layout.split(w)),
             _ => None,
         };
     }
@@ -76,7 +81,7 @@ mod tests {
         let ops = [op(None), op(Some(CounterKind::Adaptive)), op(Some(CounterKind::Branch))];
         let mut ins = vec![instruction(0, 0), instruction(2, 1), instruction(14, 2)];
         let raw = RawCode { first_line: 2, linetable: &[0x80, 0x00, 0x95, 0x01, 0x88, 0x18], adaptive_code: &code };
-        finish_instructions(&mut ins, raw, &ops).unwrap();
+        finish_instructions(&mut ins, raw, &ops, CounterLayout::SPLIT_12_4).unwrap();
         assert_eq!(ins[0].cache, Vec::<u16>::new());
         assert_eq!(ins[1].cache, vec![0x35, 0, 0, 0, 0]);
         assert_eq!(ins[1].counter, Some((3, 5)), "0x35: value 3, backoff 5");
@@ -89,7 +94,7 @@ mod tests {
         let code = words(&[0x0001, 0xabcd]);
         let mut ins = vec![instruction(0, 0)];
         let raw = RawCode { first_line: 1, linetable: &[], adaptive_code: &code };
-        finish_instructions(&mut ins, raw, &[op(Some(CounterKind::Branch))]).unwrap();
+        finish_instructions(&mut ins, raw, &[op(Some(CounterKind::Branch))], CounterLayout::SPLIT_12_4).unwrap();
         assert_eq!((ins[0].cache.clone(), ins[0].counter), (vec![0xabcd], None));
     }
 
@@ -100,10 +105,10 @@ mod tests {
         for offsets in [vec![0, 6], vec![2, 2], vec![4, 2], vec![1]] {
             let mut ins: Vec<_> = offsets.iter().map(|&o| instruction(o, 0)).collect();
             let before = ins.clone();
-            assert!(finish_instructions(&mut ins, raw, &[op(None)]).is_err(), "{offsets:?}");
+            assert!(finish_instructions(&mut ins, raw, &[op(None)], CounterLayout::SPLIT_12_4).is_err(), "{offsets:?}");
             assert_eq!(ins, before);
         }
         let mut bad_op = vec![instruction(0, 7)];
-        assert!(finish_instructions(&mut bad_op, raw, &[op(None)]).is_err());
+        assert!(finish_instructions(&mut bad_op, raw, &[op(None)], CounterLayout::SPLIT_12_4).is_err());
     }
 }

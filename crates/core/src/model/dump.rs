@@ -58,6 +58,54 @@ pub struct PythonInfo {
     /// dumps of specdiff 0.1, which reports then recognize by their folder names).
     #[serde(default, skip_serializing_if = "InstallPaths::is_empty")]
     pub paths: InstallPaths,
+    /// How many low bits of an adaptive counter word are its backoff, as the harness measured
+    /// it on the interpreter at start-up (absent in older dumps: see
+    /// [`CounterLayout::of_version`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_backoff_bits: Option<u8>,
+}
+
+/// How an adaptive counter's 16-bit word splits into a countdown `value` (high bits) and a
+/// `backoff` exponent (low bits): 12/4 on CPython 3.11–3.14, 13/3 on 3.15 (measured:
+/// `crates/cli/tests/programs/counter_probe`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CounterLayout {
+    /// Low bits holding the backoff (1–8).
+    pub backoff_bits: u8,
+}
+
+impl CounterLayout {
+    /// The 12/4 split of CPython 3.11–3.14.
+    pub const SPLIT_12_4: CounterLayout = CounterLayout { backoff_bits: 4 };
+
+    /// The split CPython `major.minor` uses when the dump does not say: 13/3 from 3.15 on.
+    pub fn of_version(version: (u32, u32)) -> CounterLayout {
+        if version >= (3, 15) {
+            CounterLayout { backoff_bits: 3 }
+        } else {
+            Self::SPLIT_12_4
+        }
+    }
+
+    /// A recorded number of backoff bits, if it is one a 16-bit word can hold with a value.
+    pub fn from_bits(bits: u8) -> Option<CounterLayout> {
+        (1..=8).contains(&bits).then_some(CounterLayout { backoff_bits: bits })
+    }
+
+    fn mask(self) -> u16 {
+        (1u16 << self.backoff_bits) - 1
+    }
+
+    /// `(value, backoff)` of a counter word.
+    pub fn split(self, word: u16) -> (u16, u8) {
+        (word >> self.backoff_bits, (word & self.mask()) as u8)
+    }
+
+    /// The word of `(value, backoff)`: the inverse of [`Self::split`] (bits that do not fit
+    /// are dropped).
+    pub fn join(self, (value, backoff): (u16, u8)) -> u16 {
+        value << self.backoff_bits | (u16::from(backoff) & self.mask())
+    }
 }
 
 /// The folders of an interpreter's installation, as absolute paths.
@@ -82,6 +130,13 @@ impl PythonInfo {
     /// `(major, minor)`, e.g. `(3, 12)`.
     pub fn minor_version(&self) -> (u32, u32) {
         (self.version_info.0, self.version_info.1)
+    }
+
+    /// The counter layout: as recorded by the harness, else by version.
+    pub fn counter_layout(&self) -> CounterLayout {
+        self.counter_backoff_bits
+            .and_then(CounterLayout::from_bits)
+            .unwrap_or_else(|| CounterLayout::of_version(self.minor_version()))
     }
 }
 
@@ -324,17 +379,16 @@ pub struct Instruction {
 }
 
 impl Instruction {
-    /// The first cache word decoded as a counter, `(value, backoff)`: `value = word >> 4`,
-    /// `backoff = word & 15` (`docs/dump-format.md`, instruction element 7; the same in
-    /// 3.11–3.14).
+    /// The first cache word decoded as a counter with the 12/4 split of 3.11–3.14
+    /// (`docs/dump-format.md`, instruction element 7); [`CounterLayout::split`] for others.
     pub fn decode_counter(word: u16) -> (u16, u8) {
-        (word >> 4, (word & 15) as u8)
+        CounterLayout::SPLIT_12_4.split(word)
     }
 
-    /// The cache word a decoded counter comes from: the inverse of
+    /// The cache word a decoded 12/4 counter comes from: the inverse of
     /// [`Instruction::decode_counter`] (a backoff above 15 keeps its low four bits).
-    pub fn counter_word((value, backoff): (u16, u8)) -> u16 {
-        value << 4 | u16::from(backoff & 15)
+    pub fn counter_word(counter: (u16, u8)) -> u16 {
+        CounterLayout::SPLIT_12_4.join(counter)
     }
 }
 

@@ -6,7 +6,7 @@ pub(crate) mod dump;
 pub(crate) mod stats;
 
 pub use dump::{
-    Churn, CodeInfo, CodeKind, CounterKind, Dump, FileInfo, Filters, Instruction, OpInfo, PythonInfo, RunInfo,
+    Churn, CodeInfo, CodeKind, CounterKind, CounterLayout, Dump, FileInfo, Filters, Instruction, OpInfo, PythonInfo, RunInfo,
     SamplerInfo, Target, FORMAT_NAME, FORMAT_VERSION,
 };
 pub use stats::{parse_minor_version, OpcodeStats, Specialization, Stats};

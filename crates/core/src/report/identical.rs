@@ -2,7 +2,6 @@
 //! whole-program diff are nearly all of them: it proves a pair identical and counts what the
 //! report needs from it without aligning or classifying (docs/engine.md, "Performance").
 
-use crate::cpython::counters::raw_word;
 use crate::model::dump::{CounterKind, Dump};
 use crate::cpython::normalize::{Normalizer, Side};
 use crate::report::summary::{Share, ShareTally};
@@ -52,6 +51,7 @@ impl FastPath {
     pub(crate) fn identical(&mut self, norm: &mut Normalizer, b: u32, h: u32) -> bool {
         let (base, head) = (norm.dump(Side::Base), norm.dump(Side::Head));
         let (bi, hi) = (&base.code[b as usize].instructions, &head.code[h as usize].instructions);
+        let (rb, rh) = (norm.rules(Side::Base), norm.rules(Side::Head));
         let op_map = &self.op_map;
         let same_op = |x: u32, y: u32| op_map[x as usize] == y;
         let same_string = &mut self.same_string;
@@ -65,7 +65,7 @@ impl FastPath {
                     && x.arg == y.arg
                     && x.counter == y.counter
                     && x.cache.len() == y.cache.len()
-                    && raw_word(x) == raw_word(y)
+                    && rb.raw_word(x) == rh.raw_word(y)
                     && (same_text(x.argrepr, y.argrepr)
                         || norm.operand_of(Side::Base, x) == norm.operand_of(Side::Head, y))
                     && match (&x.churn, &y.churn) {

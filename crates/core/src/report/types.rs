@@ -278,7 +278,7 @@ pub(crate) fn run_warnings(base: &Dump, head: &Dump) -> Vec<Warning> {
     for (name, d) in [("base", base), ("head", head)] {
         let v = d.python.minor_version();
         if crate::cpython::counters::VersionRules::new(v.0, v.1).assumed {
-            let rules = if v <= (3, 11) { "3.11" } else { "3.12–3.14" };
+            let rules = if v <= (3, 11) { "3.11" } else { "3.12–3.15" };
             w.push(warning("assumed_counters", format!("the {name} run is CPython {}: its counters are read with the {rules} rules (not measured on this version)", d.python.version)));
         }
         if d.run.sampler.samples == 0 {

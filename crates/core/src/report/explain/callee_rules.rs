@@ -8,6 +8,7 @@
 //! And the arity rule: a call whose number of arguments changed, lost (or gained) a form made
 //! for an exact number of them (`CALL_STR_1`, `CALL_BUILTIN_O`, `CALL_PY_EXACT_ARGS` …).
 
+use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
@@ -123,7 +124,7 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
         }
         // Through `super()` the method is named with its class: it is not the caller's own.
         let name = if through_super(text_h) { key.1.as_str() } else { n.0 };
-        if let Some(why) = metaclass_change(name, now, then) {
+        if let Some(why) = metaclass_change(h.rules.version, name, now, then) {
             return Some((Cause::Metaclass, why));
         }
         if let Some(why) = definition_change(name, now, then) {
@@ -219,13 +220,17 @@ pub(super) fn arg_count(f: &Facts) -> Option<(Cause, String)> {
     Some((Cause::ArgCount, format!("the call now passes {passes} where it passed {nb}; `{form}` is only for {what}")))
 }
 
-/// A called class whose statement names a metaclass in one program and not in the other.
-fn metaclass_change(name: &str, now: &Def, then: &Def) -> Option<String> {
+/// A called class whose statement names a metaclass in one program and not in the other, on a
+/// `version` whose measured facts show class calls specialized only for `type`'s classes.
+fn metaclass_change(version: (u32, u32), name: &str, now: &Def, then: &Def) -> Option<String> {
     let (DefKind::Class { metaclass: m_now, .. }, DefKind::Class { metaclass: m_then, .. }) = (&now.kind, &then.kind) else {
         return None;
     };
+    if (specializes(version, Shape::ClassCallType), specializes(version, Shape::ClassCallMetaclass)) != (Some(true), Some(false)) {
+        return None;
+    }
     let named = |m: &str| if m.is_empty() { "a metaclass".to_string() } else { format!("the metaclass `{m}`") };
-    let rule = "3.13+ specializes a class call only when its metaclass is `type`";
+    let rule = format!("{} specializes a class call only when its metaclass is `type`", cpython(version));
     match (m_now, m_then) {
         (Some(m), None) => Some(format!("class `{name}` is made by {} in head (line {}), by `type` in base; {rule}", named(m), now.line)),
         (None, Some(m)) => Some(format!("class `{name}` is no longer made by {} in head (line {}); {rule}", named(m), now.line)),
@@ -312,11 +317,17 @@ mod tests {
             unseen: false,
         };
         let (plain, meta, other) = (class(None), class(Some("Registered")), class(Some("")));
-        assert!(metaclass_change("P", &meta, &plain).unwrap().starts_with("class `P` is made by the metaclass `Registered` in head (line 12), by `type` in base"));
-        assert!(metaclass_change("P", &plain, &other).unwrap().starts_with("class `P` is no longer made by a metaclass in head"));
-        assert_eq!(metaclass_change("P", &meta, &meta), None);
-        assert_eq!(metaclass_change("P", &plain, &plain), None);
+        let v = (3, 13);
+        assert!(metaclass_change(v, "P", &meta, &plain).unwrap().starts_with("class `P` is made by the metaclass `Registered` in head (line 12), by `type` in base"));
+        assert!(metaclass_change(v, "P", &meta, &plain).unwrap().ends_with("CPython 3.13 specializes a class call only when its metaclass is `type`"));
+        assert!(metaclass_change(v, "P", &plain, &other).unwrap().starts_with("class `P` is no longer made by a metaclass in head"));
+        assert_eq!(metaclass_change(v, "P", &meta, &meta), None);
+        assert_eq!(metaclass_change(v, "P", &plain, &plain), None);
         let function = Def { kind: DefKind::Function { decorators: vec![], generator: false }, line: 3, signature: None, unseen: false };
-        assert_eq!(metaclass_change("P", &meta, &function), None, "a function that became a class is the callee rule's");
+        assert_eq!(metaclass_change(v, "P", &meta, &function), None, "a function that became a class is the callee rule's");
+        // 3.12 specializes no class call without a Python `__init__` inlined, metaclass or not;
+        // a version with no measured facts says nothing.
+        assert_eq!(metaclass_change((3, 12), "P", &meta, &plain), None);
+        assert_eq!(metaclass_change((3, 16), "P", &meta, &plain), None);
     }
 }

@@ -6,6 +6,7 @@
 //! ([`super::program`]) in base and head, so unchanged classes never explain anything, and
 //! each names the class, the definition and its line in head.
 
+use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::engine::classify::{Cause, ChangeKind};
 
 use super::callee_rules::callee;
@@ -78,11 +79,11 @@ pub(super) fn class_metaclass(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
     if key != key_b {
         return None;
     }
-    let (major, minor) = h.rules.version;
+    let version = h.rules.version;
     let effect = match f.change.head.as_deref() {
-        Some("LOAD_ATTR_CLASS_WITH_METACLASS_CHECK") => format!("CPython {major}.{minor} then checks the metaclass on every load"),
-        Some(_) if (major, minor) <= (3, 13) => {
-            format!("CPython {major}.{minor} specializes attribute loads on a class only when its metaclass is `type`")
+        Some("LOAD_ATTR_CLASS_WITH_METACLASS_CHECK") => format!("{} then checks the metaclass on every load", cpython(version)),
+        Some(_) if (specializes(version, Shape::ClassAttrType), specializes(version, Shape::ClassAttrMetaclass)) == (Some(true), Some(false)) => {
+            format!("{} specializes attribute loads on a class only when its metaclass is `type`", cpython(version))
         }
         _ => return None,
     };

@@ -3,6 +3,7 @@
 //! comprehension, module globals created in a loop, a class that gained `__getattr__`.
 
 use crate::cpython::counters::CounterState;
+use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::normalize::{key_family, SiteTag};
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 use crate::engine::matching::identity;
@@ -17,14 +18,20 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     if f.change.kind != ChangeKind::Lost && !lost_unrun {
         return None;
     }
+    let version = f.head?.rules.version;
     let why = match h.state {
-        CounterState::Cold => "this site did not run in head (its counter is untouched), so it was never specialized",
+        CounterState::Cold => "this site did not run in head (its counter is untouched), so it was never specialized".to_string(),
         CounterState::Warming => {
-            "this site ran too few times in head to be specialized (no specialization attempt yet; CPython 3.12+ first tries on its second execution)"
+            // From the measured warm-up: generic after one run, specialized after two.
+            let when = match (specializes(version, Shape::AttrLoadAfter1Run), specializes(version, Shape::AttrLoadAfter2Runs)) {
+                (Some(false), Some(true)) => format!("; {} first tries on its second execution", cpython(version)),
+                _ => String::new(),
+            };
+            format!("this site ran too few times in head to be specialized (no specialization attempt yet{when})")
         }
         _ => return None,
     };
-    Some((Cause::NotRun, why.into()))
+    Some((Cause::NotRun, why))
 }
 
 /// `x.a` became `getattr(x, name)`.
@@ -38,9 +45,14 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
     let h = f.head?;
     match (f.base.map(|b| b.site.tag), h.site.tag) {
         (Some(SiteTag::SuperAttr), SiteTag::AttrLoad) => {
+            let version = h.rules.version;
+            let rule = match specializes(version, Shape::SuperMethodOneExpression) {
+                Some(true) => format!("; {} specializes `super().attr` only written in one expression (LOAD_SUPER_ATTR)", cpython(version)),
+                _ => String::new(),
+            };
             return Some((
                 Cause::SuperProxy,
-                format!("`super().{attr}` became a load of `.{attr}` from a `super()` object kept in a variable; CPython specializes only `super().attr` written in one expression (LOAD_SUPER_ATTR)"),
+                format!("`super().{attr}` became a load of `.{attr}` from a `super()` object kept in a variable{rule}"),
             ));
         }
         (Some(SiteTag::Subscr), SiteTag::SubscriptCall) | (Some(SiteTag::SubscriptCall), SiteTag::Subscr) => {
@@ -113,11 +125,12 @@ pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
     if fb == fh {
         return None;
     }
-    let (major, minor) = h.rules.version;
+    let version = h.rules.version;
+    let (major, minor) = version;
     let tail = match f.change.kind {
         ChangeKind::Lost if !h.is_site() => format!("; CPython {major}.{minor} has no specialization for that form of call"),
-        ChangeKind::Lost if fh == CallForm::Keywords && h.rules.version <= (3, 12) => {
-            format!("; CPython {major}.{minor} specializes calls with keyword arguments only for builtin functions and methods")
+        ChangeKind::Lost if fh == CallForm::Keywords && specializes(version, Shape::PyCallWithKeywords) == Some(false) => {
+            format!("; {} has no specialized call of a Python function with keyword arguments", cpython(version))
         }
         ChangeKind::Lost => "; that form of call stayed generic here".to_string(),
         _ => String::new(),

@@ -7,6 +7,7 @@
 //! source lines the dump keeps, and every one of them must pass the same thing: a function
 //! called from elsewhere, or with different callables, leaves the rule silent.
 
+use crate::cpython::facts::{cpython, is_generic_call, observed, specializes, Shape};
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
@@ -68,11 +69,15 @@ pub(super) fn passed_callee(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, S
     let describe = |p: &Passing| match &p.passed {
         Passed::Object(what) | Passed::Function(what) => format!("`{}` (line {}), {what}", p.text, p.line),
     };
-    let (major, minor) = h.rules.version;
-    let consequence = if minor <= 12 {
-        format!("CPython {major}.{minor} has no specialized call for an object called through `__call__`")
-    } else {
-        format!("CPython {major}.{minor} calls an object through `__call__` only with its generic `CALL_NON_PY_GENERAL`")
+    let version = h.rules.version;
+    let consequence = match observed(version, Shape::CallObjectDunderCall) {
+        Some(form) if is_generic_call(form) => {
+            format!("{} calls an object through `__call__` only with its generic `{form}`", cpython(version))
+        }
+        Some(_) if specializes(version, Shape::CallObjectDunderCall) == Some(false) => {
+            format!("{} has no specialized call for an object called through `__call__`", cpython(version))
+        }
+        _ => return None,
     };
     let caller = h.dump.str(h.code.qualname);
     Some((Cause::CalleeChanged, format!("`{caller}`'s callers pass `{name}`: in head {}; in base {}; {consequence}", describe(&head), describe(&base))))

@@ -7,6 +7,7 @@
 //! [`saw`] turns those facts into words, so a `changed` site says what changed, for every
 //! family, without guessing.
 
+use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::opcodes::table_for;
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::align::RowKind;
@@ -59,6 +60,9 @@ pub(crate) fn saw(opname: &str) -> Option<&'static str> {
         "LOAD_SUPER_ATTR_METHOD" => "a method through `super()`",
         "UNPACK_SEQUENCE_TWO_TUPLE" => "a tuple of two",
         "FOR_ITER_GEN" => "a generator",
+        // 3.15, measured: a str or bytes iterated directly (not bytearray, array, memoryview,
+        // or an iterator made by iter()).
+        "FOR_ITER_VIRTUAL" => "a str or bytes iterated directly",
         "SEND_GEN" => "a generator or coroutine",
         "TO_BOOL_NONE" => "`None`",
         "TO_BOOL_ALWAYS_TRUE" => "an instance of a class without `__bool__` or `__len__`",
@@ -150,9 +154,11 @@ pub(super) fn int_float_mixing(f: &Facts, float_evidence: impl FnOnce() -> Optio
         // 3.14's `BINARY_OP_EXTEND` specializes mixed operands (int and float among them).
         (Some(a), None) if f.change.kind != ChangeKind::Changed || head == "BINARY_OP_EXTEND" => {
             let evidence = float_evidence()?;
+            let version = f.head?.rules.version;
             format!(
-                "int/float mixing: {op}was specialized for {} operands ({base}) and now sees mixed types ({evidence}); BINARY_OP specializes only when both operands are int or both float",
-                a.to_ascii_lowercase()
+                "int/float mixing: {op}was specialized for {} operands ({base}) and now sees mixed types ({evidence}){}",
+                a.to_ascii_lowercase(),
+                mixed_operands_clause(version, &f.change.family, head)
             )
         }
         _ if f.change.kind == ChangeKind::Churning && ty(base).is_some() => {
@@ -161,6 +167,23 @@ pub(super) fn int_float_mixing(f: &Facts, float_evidence: impl FnOnce() -> Optio
         _ => return None,
     };
     Some((Cause::IntFloatMixing, why))
+}
+
+/// What `version` does with an int and a float at a `family` site, from its measured facts:
+/// nothing when the version was not measured.
+fn mixed_operands_clause(version: (u32, u32), family: &str, head: &str) -> String {
+    let (shape, what) = if family == "COMPARE_OP" {
+        (Shape::IntLessFloat, "a comparison of an int with a float")
+    } else {
+        (Shape::IntPlusFloat, "arithmetic on an int and a float")
+    };
+    match specializes(version, shape) {
+        Some(false) => format!("; {} has no specialized form for {what}", cpython(version)),
+        Some(true) if head == "BINARY_OP_EXTEND" => {
+            format!("; {} specializes {what} as BINARY_OP_EXTEND", cpython(version))
+        }
+        _ => String::new(),
+    }
 }
 
 /// Why floats may reach the site: a float form among the function's other head sites, or a

@@ -129,7 +129,17 @@ fn version_3_links_still_open_and_read_as_version_4_carries_them() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/share");
     let link = std::fs::read_to_string(format!("{dir}/demo-trimmed-v3.link")).unwrap();
     assert!(link.starts_with("s3."));
-    let old = decode(&link, ReadLimits::default()).unwrap();
+    let mut old = decode(&link, ReadLimits::default()).unwrap();
+    // The link carries the sentences of its day. The int/float clause is now generated from
+    // the version's measured facts (cpython/facts.rs), not written once for every version.
+    for e in &mut old.note.explained {
+        if let Some(text) = &mut e.explanation {
+            *text = text.replace(
+                "BINARY_OP specializes only when both operands are int or both float",
+                "CPython 3.11 has no specialized form for arithmetic on an int and a float",
+            );
+        }
+    }
     let (base, head) = demo_pair();
     let report = demo_report(&base, &head);
     let mut builder = LinkBuilder::new(&base, &head, &report, &crate::report::DiffOptions::default());

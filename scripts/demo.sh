@@ -21,19 +21,19 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# The first CPython 3.11+ of: $PYTHON, python3, python3.14 … python3.11 on PATH.
+# The first CPython 3.11+ of: $PYTHON, python3, python3.15 … python3.11 on PATH.
 is_311_plus() {
   "$1" -c 'import sys; sys.exit(not (sys.implementation.name == "cpython" and sys.version_info >= (3, 11)))' 2>/dev/null
 }
 python=${PYTHON-}
 if [ -z "$python" ]; then
-  for candidate in python3 python3.14 python3.13 python3.12 python3.11; do
+  for candidate in python3 python3.15 python3.14 python3.13 python3.12 python3.11; do
     if command -v "$candidate" >/dev/null && is_311_plus "$candidate"; then
       python=$candidate
       break
     fi
   done
-  [ -n "$python" ] || { echo "demo: no CPython 3.11+ found (python3, python3.11 … python3.14); set PYTHON=/path/to/python3" >&2; exit 1; }
+  [ -n "$python" ] || { echo "demo: no CPython 3.11+ found (python3, python3.11 … python3.15); set PYTHON=/path/to/python3" >&2; exit 1; }
 fi
 
 ./scripts/setup.sh --web

@@ -5,7 +5,8 @@
 #  1. the wheel and the sdist, built with the commands release.yml runs for Linux; the wheel's
 #     binary carries the viewer of step 0;
 #  2. a wheel built from the sdist alone (what pip does where no wheel fits);
-#  3. the wheel installed into a fresh venv of every pyenv CPython 3.11+, and `specdiff dump`
+#  3. the wheel installed into a fresh venv of every pyenv CPython 3.11+ and of the native 3.14
+#     and 3.15, and `specdiff dump`
 #     run with no --python: the dump must name that venv's interpreter (also through a
 #     symlink, the way pipx exposes it); then the PR action's install step
 #     (scripts/ci/install_specdiff.py): from the index, its failures, and install-from: source;
@@ -75,6 +76,17 @@ for v in $(pyenv versions --bare 2>/dev/null | grep -E '^3\.(1[1-9]|[2-9][0-9])\
   pythons+=("$(pyenv prefix "$v")/bin/python3")
 done
 [ ${#pythons[@]} -gt 0 ] || fail "no pyenv CPython 3.11+ here"
+# The native 3.14 and 3.15 scripts/setup.sh unpacks (required in CI, like every interpreter).
+for v in 3.14 3.15; do
+  native=".tools/native-python/$v/usr/bin/python$v"
+  if [ -x "$native" ]; then
+    pythons+=("$root/$native")
+  elif [ "${SPECDIFF_REQUIRE_INTERPRETERS:-}" = 1 ] || [ "${CI:-}" = true ]; then
+    fail "no native CPython $v in .tools/native-python (scripts/setup.sh installs it)"
+  else
+    echo "SKIPPED the wheel under CPython $v: no $native (scripts/setup.sh installs it)"
+  fi
+done
 for py in "${pythons[@]}"; do
   v=$("$py" -c 'import platform; print(platform.python_version())')
   venv="$tmp/venv-$v"

@@ -60,6 +60,9 @@ pub struct DumpArgs {
     /// Do not sample hotness (no sampler thread).
     #[arg(long)]
     pub no_sample: bool,
+    /// When specdiff's own harness fails (a bug in specdiff), print its Python traceback.
+    #[arg(long)]
+    pub debug: bool,
     /// Run a library module as a script, like `python -m` (the rest are its arguments).
     #[arg(short = 'm', value_name = "MODULE", conflicts_with = "code")]
     pub module: Option<String>,
@@ -187,6 +190,9 @@ pub fn run(args: &DumpArgs) -> Result<DumpOutcome, String> {
 
     let end = run_child(cmd)?;
     let interrupted = end.status.code() == Some(130);
+    if let Some(failure) = HarnessFailure::read_beside(&raw_out) {
+        return Ok(failure.report(&probed.describe(), args.debug));
+    }
     if !raw_out.exists() {
         return no_dump(&end, &probed.describe());
     }
@@ -331,6 +337,46 @@ fn run_child(mut cmd: Command) -> Result<ChildEnd, String> {
         stop,
         killed,
     })
+}
+
+/// The exit status of a failure of specdiff's own harness: sysexits' EX_SOFTWARE.
+pub const INTERNAL_ERROR: i32 = 70;
+
+/// A failure of the harness's own code, as it recorded it in `OUT.failed`: the phase, then
+/// the Python traceback.
+struct HarnessFailure {
+    phase: String,
+    traceback: String,
+}
+
+impl HarnessFailure {
+    fn read_beside(raw_out: &Path) -> Option<HarnessFailure> {
+        let mut path = raw_out.as_os_str().to_owned();
+        path.push(".failed");
+        // The harness writes a phase and a traceback; 1 MB is far more than either.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(std::fs::File::open(&path).ok()?, 1 << 20), &mut bytes).ok()?;
+        let text = String::from_utf8_lossy(&bytes);
+        let (phase, traceback) = text.split_once('\n').unwrap_or((&text, ""));
+        Some(HarnessFailure { phase: phase.trim().to_string(), traceback: traceback.trim_end().to_string() })
+    }
+
+    /// Says it in one line (and the traceback with `--debug`) and ends with [`INTERNAL_ERROR`].
+    fn report(&self, python: &str, debug: bool) -> DumpOutcome {
+        let last = self.traceback.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no traceback");
+        eprintln!(
+            "specdiff: internal error while {} under {python}: {}; nothing written (a bug in specdiff{})",
+            crate::render::inert(&self.phase),
+            crate::render::inert(last.trim()),
+            if debug { "" } else { "; --debug prints the traceback" }
+        );
+        if debug {
+            for line in self.traceback.lines() {
+                eprintln!("{}", crate::render::inert(line));
+            }
+        }
+        DumpOutcome { exit_code: INTERNAL_ERROR }
+    }
 }
 
 /// What to say and which status to end with when the interpreter wrote no dump. The

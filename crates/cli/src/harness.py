@@ -1744,7 +1744,12 @@ def main(argv):
     except ValueError as e:
         log(str(e))
         return 2
-    tables()
+    _OUT[0] = opts.out
+    try:
+        tables()
+    except Exception:
+        own_failure(opts.out, "reading the interpreter's opcode tables")
+        return 3
     global _HARNESS_MODULE
     _HARNESS_MODULE = sys.modules.get("__main__")   # still ours: keep it once __main__ changes
     sampler = _SAMPLER[0] = Sampler(opts.interval_ms)
@@ -1832,8 +1837,7 @@ def main(argv):
             write_json(opts.out, doc)
             timer("write %s" % opts.out)
         except Exception:
-            import traceback
-            log("could not write the dump:\n" + traceback.format_exc())
+            own_failure(opts.out, "building the dump")
             return 3
         return 0
 
@@ -1845,6 +1849,23 @@ def main(argv):
     else:
         failed = write_dump()
     return 3 if failed else status
+
+
+_OUT = [None]   # the dump's path, for own_failure in a forked child
+
+
+def own_failure(out, phase):
+    """Records a failure of this file's own code (a bug in specdiff, not in the program) in
+    OUT.failed: the phase on its first line, the traceback after it. The CLI reports it as
+    specdiff's own error (one line; the traceback with --debug), never as the program's exit
+    status."""
+    import traceback
+    text = "%s\n%s" % (phase, traceback.format_exc())
+    try:
+        with open(out + ".failed", "w", encoding="utf-8", errors="replace") as f:
+            f.write(text)
+    except OSError:
+        log("internal error while %s:\n%s" % (phase, text))
 
 
 def program_threads_running():
@@ -1903,8 +1924,7 @@ def in_forked_child(work):
         except KeyboardInterrupt:
             code = 130
         except BaseException:
-            import traceback
-            log("could not write the dump:\n" + traceback.format_exc())
+            own_failure(_OUT[0], "building the dump")
         finally:
             try:
                 sys.stderr.flush()
@@ -2037,4 +2057,13 @@ def write_json(path, doc):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        status = main(sys.argv[1:])
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException:
+        if _OUT[0] is None:
+            raise
+        own_failure(_OUT[0], "running the harness")
+        status = 3
+    sys.exit(status)

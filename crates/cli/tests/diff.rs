@@ -387,11 +387,17 @@ fn fail_on_regression_exit_codes() {
         let strict = diff(&["--fail-on-regression", "--min-hotness", "50", "--format", "json", b, h]);
         let r: Value = serde_json::from_slice(&strict.stdout).unwrap();
         let (hot, cold) = (r["gate"]["hot"].as_array().unwrap(), r["gate"]["cold"].as_array().unwrap());
-        assert_eq!(strict.status.code(), Some(1), "{v} (sampled: {}): {:#}", d.sampled, r["gate"]);
+        // 3.15 leaves `+` generic on large ints (facts.rs, big_int_plus_int: 10**12): `main`'s
+        // checksum grows to ~4e11, so its `+=` sites are generic in base already and `main` has
+        // no regression there.
+        let main_regresses = d.py.version() < (3, 15);
+        let tripped = if hot.is_empty() { 0 } else { 1 };
+        assert_eq!(strict.status.code(), Some(tripped), "{v} (sampled: {}): {:#}", d.sampled, r["gate"]);
+        assert!(tripped == 1 || !main_regresses, "{v}: {:#}", r["gate"]);
         assert_eq!(r["gate"]["unsampled"], !d.sampled, "{v}");
         if d.sampled {
             let names = |fs: &[Value]| fs.iter().map(|f| f["function"].as_str().unwrap().to_string()).collect::<Vec<_>>();
-            assert!(names(hot).contains(&"__main__:main".to_string()), "{v}: {:#}", r["gate"]);
+            assert_eq!(names(hot).contains(&"__main__:main".to_string()), main_regresses, "{v}: {:#}", r["gate"]);
             // (On 3.14+, `scale`'s site is `changed` to BINARY_OP_EXTEND, not a regression: it
             // is in neither list there.)
             assert!(!names(hot).contains(&"__main__:scale".to_string()), "{v}: {:#}", r["gate"]);

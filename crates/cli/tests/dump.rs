@@ -371,7 +371,7 @@ fn real_dumps_validate_against_the_checked_in_schema() {
     let validator = jsonschema::validator_for(&schema).expect("the schema itself is valid");
     let tmp = tempfile::tempdir().unwrap();
     for py in interpreters() {
-        let out = tmp.path().join(format!("schema-{}.json", py.minor));
+        let out = tmp.path().join(format!("schema-{}.json", py.key));
         let o = dump_with(py, &out, &["examples/demo/head.py", "3"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();

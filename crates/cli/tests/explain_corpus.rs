@@ -215,7 +215,7 @@ fn the_corpus_is_explained_right_or_not_at_all() {
     let tmp = tempfile::tempdir().unwrap();
     let jobs = (0..cases.len()).flat_map(|c| (0..pys.len()).map(move |p| (c, p))).collect();
     let results = run_all(jobs, |c, p| {
-        let dir = tmp.path().join(pys[p].minor);
+        let dir = tmp.path().join(pys[p].key);
         std::fs::create_dir_all(&dir).unwrap();
         grade(&cases[c], &pys[p], &dir)
     });
@@ -226,7 +226,7 @@ fn the_corpus_is_explained_right_or_not_at_all() {
 
     // Totals per interpreter and overall.
     let mut table = String::new();
-    let header: Vec<&str> = pys.iter().map(|p| p.minor).collect();
+    let header: Vec<&str> = pys.iter().map(|p| p.key).collect();
     let total = |pick: &Pick, p: Option<usize>| -> usize {
         grades.iter().filter(|((_, q), _)| p.is_none_or(|p| p == *q)).map(|(_, g)| pick(g)).sum()
     };

@@ -36,7 +36,7 @@ fn dump(py: &Interpreter, name: &str, extra: &[&str]) -> PathBuf {
     let mut args = vec![WORKLOAD, ROUNDS];
     args.extend_from_slice(extra);
     dump_ok(py, work_dir(), name, &args);
-    work_dir().join(format!("{name}-{}.json", py.minor))
+    work_dir().join(format!("{name}-{}.json", py.key))
 }
 
 fn diff(args: &[&str]) -> Output {
@@ -152,8 +152,8 @@ fn real_regressions_still_fail_the_gate() {
     for py in versions("real_regressions_still_fail_the_gate") {
         let b = dump_ok(py, work_dir(), "demo-base", &["examples/demo/base.py", "300"]);
         dump_ok(py, work_dir(), "demo-head", &["examples/demo/head.py", "300"]);
-        let base = work_dir().join(format!("demo-base-{}.json", py.minor));
-        let head = work_dir().join(format!("demo-head-{}.json", py.minor));
+        let base = work_dir().join(format!("demo-base-{}.json", py.key));
+        let head = work_dir().join(format!("demo-head-{}.json", py.key));
         let (r, code) = gated(&base, &head, &[]);
         assert_eq!(code, 1, "{}: {:#}", py.label, r["gate"]);
         // `p.x` → `getattr(p, name)` in dot_sum: lost, gating, with its evidence.
@@ -209,7 +209,7 @@ fn code_sampled_only_inside_imports_does_not_fail_the_gate() {
     // The sampler counts the samples taken inside imports: all of the import machinery's own.
     for py in &pys {
         let d = dump_ok(py, work_dir(), "import-only", &["crates/cli/tests/programs/import_only.py"]);
-        dumps.push(work_dir().join(format!("import-only-{}.json", py.minor)));
+        dumps.push(work_dir().join(format!("import-only-{}.json", py.key)));
         let importlib: Vec<_> = d.code.iter().filter(|c| d.str(c.module).starts_with("importlib._bootstrap") && c.samples.1 > 0).collect();
         assert!(!importlib.is_empty(), "{}: no sample inside an import", py.label);
         for c in importlib {

@@ -31,7 +31,7 @@ fn work_dir(test: &str) -> PathBuf {
 fn dumps(py: &Interpreter, dir: &Path) -> Vec<(PathBuf, Dump)> {
     (1..=RUNS)
         .map(|seed| {
-            let out = dir.join(format!("identity-{}-{seed}.json", py.minor));
+            let out = dir.join(format!("identity-{}-{seed}.json", py.key));
             let o = specdiff()
                 .args(["dump", "--python"])
                 .arg(&py.python)

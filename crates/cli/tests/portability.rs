@@ -82,8 +82,8 @@ fn crlf_sources_dump_and_diff_like_lf_ones() {
     let hot_line = line_of(&lf, "total += p.x * p.y");
     for py in interpreters() {
         let (a, b) = (
-            tmp.path().join(format!("lf-{}.json", py.minor)),
-            tmp.path().join(format!("crlf-{}.json", py.minor)),
+            tmp.path().join(format!("lf-{}.json", py.key)),
+            tmp.path().join(format!("crlf-{}.json", py.key)),
         );
         dump_main(py, &a, &lf);
         dump_main(py, &b, &crlf);
@@ -211,7 +211,7 @@ fn windows_paths_in_dumps_diff_like_unix_ones() {
 
 /// A virtual environment of `py` with `specdiff` copied into its `bin`, as pip installs it.
 fn venv_with_specdiff(py: &Interpreter, dir: &Path) -> PathBuf {
-    let venv = dir.join(format!("venv-{}", py.minor));
+    let venv = dir.join(format!("venv-{}", py.key));
     let o = std::process::Command::new(&py.python)
         .args(["-m", "venv", "--without-pip"])
         .arg(&venv)
@@ -233,7 +233,7 @@ fn installed_in_a_venv_dump_runs_that_venvs_python() {
     // Pyodide is a node script, not an interpreter a venv can be made of.
     for py in native_interpreters() {
         let venv = venv_with_specdiff(py, tmp.path());
-        let out = tmp.path().join(format!("d-{}.json", py.minor));
+        let out = tmp.path().join(format!("d-{}.json", py.key));
         let o = std::process::Command::new(venv.join("bin/specdiff"))
             .args(["dump", "--no-sample", "-o"])
             .arg(&out)

@@ -67,7 +67,7 @@ fn raw_files() -> BTreeSet<PathBuf> {
 /// `specdiff dump -o DIR/NAME.json ARGS…` (run in `dir`) with the pystats build `py`; checks
 /// what every such dump must show.
 fn dump_stats(py: &Interpreter, dir: &Path, name: &str, args: &[&str]) -> (Dump, Stats) {
-    let out = dir.join(format!("{name}-{}.json", py.minor));
+    let out = dir.join(format!("{name}-{}.json", py.key));
     let o = specdiff()
         .arg("dump")
         .arg("--python")

@@ -60,7 +60,7 @@ fn function<'a>(r: &'a Value, module: &str, qualname: &str) -> Option<&'a Value>
 fn renamed_and_moved_functions_pair_and_near_misses_do_not() {
     let dir = tempfile::tempdir().unwrap();
     for py in interpreters() {
-        let d = dir.path().join(py.minor);
+        let d = dir.path().join(py.key);
         std::fs::create_dir_all(&d).unwrap();
         let label = &py.label;
 

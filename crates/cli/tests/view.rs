@@ -52,8 +52,8 @@ fn view_serves_only_the_viewer_and_the_dumps_to_its_own_host() {
     dump_ok(py, dir.path(), "base", &["examples/demo/base.py", "20"]);
     dump_ok(py, dir.path(), "head", &["examples/demo/head.py", "20"]);
     let (base, head) = (
-        dir.path().join(format!("base-{}.json", py.minor)),
-        dir.path().join(format!("head-{}.json", py.minor)),
+        dir.path().join(format!("base-{}.json", py.key)),
+        dir.path().join(format!("head-{}.json", py.key)),
     );
     let mut child = specdiff()
         .args(["view", "--no-open", "--port", "0"])
@@ -93,8 +93,8 @@ fn view_serves_only_the_viewer_and_the_dumps_to_its_own_host() {
 
     let (status, page) = get(port, "/", &ours);
     let page = String::from_utf8(page).unwrap();
-    let base_url = format!("dumps/base-base-{}.json", py.minor);
-    let head_url = format!("dumps/head-head-{}.json", py.minor);
+    let base_url = format!("dumps/base-base-{}.json", py.key);
+    let head_url = format!("dumps/head-head-{}.json", py.key);
     assert_eq!(status, 200);
     assert!(
         page.contains(&format!(

@@ -21,6 +21,8 @@ pub enum Shape {
     IntLessFloat,
     /// `x + y` with two lists, 100 times.
     ListPlusList,
+    /// `x + y` with `10 ** 12` (an int of more than one 30-bit digit) and 1, 100 times.
+    BigIntPlusInt,
     /// `o.x` on a class, run once.
     AttrLoadAfter1Run,
     /// The same load, run a second time.
@@ -43,10 +45,11 @@ pub enum Shape {
 
 impl Shape {
     /// Every shape, in the probe's order.
-    pub const ALL: [Shape; 12] = [
+    pub const ALL: [Shape; 13] = [
         Shape::IntPlusFloat,
         Shape::IntLessFloat,
         Shape::ListPlusList,
+        Shape::BigIntPlusInt,
         Shape::AttrLoadAfter1Run,
         Shape::AttrLoadAfter2Runs,
         Shape::PyCallWithKeywords,
@@ -64,6 +67,7 @@ impl Shape {
             Shape::IntPlusFloat => "int_plus_float",
             Shape::IntLessFloat => "int_less_float",
             Shape::ListPlusList => "list_plus_list",
+            Shape::BigIntPlusInt => "big_int_plus_int",
             Shape::AttrLoadAfter1Run => "attr_load_after_1_run",
             Shape::AttrLoadAfter2Runs => "attr_load_after_2_runs",
             Shape::PyCallWithKeywords => "py_call_with_keywords",
@@ -82,10 +86,11 @@ pub const VERSIONS: [(u32, u32); 5] = [(3, 11), (3, 12), (3, 13), (3, 14), (3, 1
 
 /// The opname each shape's site had after its runs, per version of [`VERSIONS`] (measured on
 /// 3.11.7, 3.12.1, 3.13.0, 3.14.8, 3.15.0); `None` where the shape cannot be written.
-const MEASURED: [(Shape, [Option<&str>; 5]); 12] = [
+const MEASURED: [(Shape, [Option<&str>; 5]); 13] = [
     (Shape::IntPlusFloat, [Some("BINARY_OP_ADAPTIVE"), Some("BINARY_OP"), Some("BINARY_OP"), Some("BINARY_OP_EXTEND"), Some("BINARY_OP_EXTEND")]),
     (Shape::IntLessFloat, [Some("COMPARE_OP"), Some("COMPARE_OP"), Some("COMPARE_OP"), Some("COMPARE_OP"), Some("COMPARE_OP")]),
     (Shape::ListPlusList, [Some("BINARY_OP_ADAPTIVE"), Some("BINARY_OP"), Some("BINARY_OP"), Some("BINARY_OP"), Some("BINARY_OP_EXTEND")]),
+    (Shape::BigIntPlusInt, [Some("BINARY_OP_ADD_INT"), Some("BINARY_OP_ADD_INT"), Some("BINARY_OP_ADD_INT"), Some("BINARY_OP_ADD_INT"), Some("BINARY_OP")]),
     (Shape::AttrLoadAfter1Run, [Some("LOAD_ATTR"), Some("LOAD_ATTR"), Some("LOAD_ATTR"), Some("LOAD_ATTR"), Some("LOAD_ATTR")]),
     (Shape::AttrLoadAfter2Runs, [Some("LOAD_ATTR"), Some("LOAD_ATTR_CLASS"), Some("LOAD_ATTR_CLASS"), Some("LOAD_ATTR_CLASS"), Some("LOAD_ATTR_CLASS")]),
     (Shape::PyCallWithKeywords, [Some("CALL_ADAPTIVE"), Some("CALL"), Some("CALL_KW"), Some("CALL_KW_PY"), Some("CALL_KW_PY")]),

@@ -71,6 +71,7 @@ less = "def f(x, y):\n    return x < y\n"
 show("int_plus_float", run(fresh(add), 100, 1, 2.0), "BINARY_OP")
 show("int_less_float", run(fresh(less), 100, 1, 2.0), "COMPARE_OP")
 show("list_plus_list", run(fresh(add), 100, [1], [2]), "BINARY_OP")
+show("big_int_plus_int", run(fresh(add), 100, 10 ** 12, 1), "BINARY_OP")
 # Warm-up: the same attribute load run once, then twice more.
 load = fresh("def f(o):\n    return o.x\n")
 show("attr_load_after_1_run", run(load, 1, Plain), "LOAD_ATTR")

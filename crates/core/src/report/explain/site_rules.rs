@@ -276,7 +276,11 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
                 let (vb, vh) = (b.rules.version, h.rules.version);
                 return Some((
                     Cause::InterpreterChanged,
-                    format!("the runs use different interpreters (CPython {}.{} → {}.{}), and {}.{}'s specializer refuses what reaches this site", vb.0, vb.1, vh.0, vh.1, vh.0, vh.1),
+                    format!(
+                        "the runs use different interpreters (CPython {}.{} → {}.{}), and {}.{}'s specializer refuses what reaches this site{}",
+                        vb.0, vb.1, vh.0, vh.1, vh.0, vh.1,
+                        version_difference(vb, vh, &b.op().name)
+                    ),
                 ));
             }
             if c.row_kind != RowKind::Same {
@@ -290,6 +294,23 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
         }
         _ => None,
     }
+}
+
+/// A measured difference between the two versions that bears on a site specialized as
+/// `base_form` in `vb` (facts.rs): said as a difference, not as the proven cause.
+fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String {
+    let base_form = canonical_opname(base_form);
+    if base_form == "BINARY_OP_ADD_INT"
+        && specializes(vb, Shape::BigIntPlusInt) == Some(true)
+        && specializes(vh, Shape::BigIntPlusInt) == Some(false)
+    {
+        return format!(
+            "; one measured difference: {} leaves `+` generic on an int as large as 10**12, which {} specializes",
+            cpython(vh),
+            cpython(vb)
+        );
+    }
+    String::new()
 }
 
 fn base_saw(b: &SiteView) -> Option<&'static str> {

@@ -10,7 +10,10 @@
 # ("interpreters: ran …; skipped: …"), and "tests: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+setup_started=$SECONDS
 ./scripts/setup.sh || { echo "setup failed"; exit 1; }
+setup_seconds=$((SECONDS - setup_started))
+echo "=== setup: $setup_seconds s"
 export PATH="$PWD/.tools/npm/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 log=$(mktemp -d)/test.log
@@ -18,14 +21,18 @@ passed=0
 failed=0
 failed_steps=()
 
+durations=()
 step() { # name, command...
   local name=$1; shift
+  local started=$SECONDS
   echo "=== $name"
   if "$@" 2>&1 | tee -a "$log.$name"; then
     :
   else
     failed_steps+=("$name")
   fi
+  durations+=("$name $((SECONDS - started)) s")
+  echo "=== $name: $((SECONDS - started)) s"
   # Count cargo's per-binary results; a step without them counts as one test.
   local p f
   p=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log.$name" 2>/dev/null | awk '{s+=$4} END {print s+0}')
@@ -49,6 +56,7 @@ step demo ./scripts/test-demo.sh
 step workflows ./scripts/lint-workflows.sh
 
 echo
+echo "step durations: setup $setup_seconds s$(printf '; %s' "${durations[@]}")"
 cargo run -q --locked -p specdiff-test-support --bin test-summary -- "$record"
 if [ ${#failed_steps[@]} -gt 0 ]; then echo "failed steps: ${failed_steps[*]}"; fi
 echo "tests: $passed passed, $failed failed"

@@ -723,8 +723,8 @@ def _argrepr_of(t, k, arg, code):
     if k == K_CONTAINS:
         return "not in" if arg else "in"
     if k == K_IMPORT:
-        r = code.co_names[arg >> 2]
-        return r + " + lazy" if arg & 1 else r + " + eager" if arg & 2 else r
+        r = code.co_names[arg >> 2]   # `from . import x` names "": no suffix, as in dis
+        return r + " + lazy" if arg & 1 and r else r + " + eager" if arg & 2 and r else r
     return ""
 
 

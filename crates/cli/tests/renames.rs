@@ -114,7 +114,7 @@ fn text_and_markdown_say_renamed_from() {
     let dir = tempfile::tempdir().unwrap();
     let (base, head) = (dump(py, dir.path(), "rename_regressed", "base"), dump(py, dir.path(), "rename_regressed", "head"));
     for (format, want) in [
-        ("text", "__main__:order_total  head.py:14 · renamed from __main__:compute_total"),
+        ("text", "__main__:order_total  head.py:15 · renamed from __main__:compute_total"),
         ("markdown", "`__main__:order_total` (renamed from `__main__:compute_total`)"),
     ] {
         let o = specdiff()

@@ -335,7 +335,7 @@ def all_codes(static):
 
 def cache_size(name):
     ice = opcode._inline_cache_entries
-    if isinstance(ice, dict):
+    if not isinstance(ice, list):   # a dict by name (3.13, 3.14), a frozendict (3.15)
         return ice.get(name, 0)
     return ice[opcode.opmap[name]] if name in opcode.opmap else 0
 

@@ -310,7 +310,7 @@ def case_forked(python, tmp, threads):
     bad_out = os.path.join(tmp, "missing-dir", "k.json")
     p, doc = run(python, fork + ["--", "code", "print('hi')"], bad_out)
     check(p.returncode == 3 and doc is None and p.stdout == "hi\n" and
-          p.stderr.count("could not write the dump") == 1,
+          p.stderr.count("internal error while building the dump") == 1,
           "forked: unwritable output -> 3, said once")
     if threads:
         # A program thread still running at the end: its frames are found (no fork then).

@@ -134,7 +134,13 @@ impl<'d> Candidate<'d> {
         let dump = norm.dump(side);
         let c = &dump.code[code as usize];
         let keys = norm.keys(side, code);
-        let content = keys.iter().fold(FNV_OFFSET, |h, &k| fnv(h, &k.to_le_bytes()));
+        // Hash the keys' text: their ids are interned lazily, in the order code objects
+        // happen to be normalized (here: `groups`' HashMap order), so they differ per process.
+        let it = norm.interner();
+        let content = keys.iter().fold(FNV_OFFSET, |h, &k| {
+            let h = fnv(fnv(h, it.name((k >> 32) as u32).as_bytes()), &[0]);
+            fnv(fnv(h, it.name(k as u32).as_bytes()), &[0])
+        });
         let mut keys = keys;
         sort_by(&mut keys, Ord::cmp);
         let mut state: Vec<u64> = c
@@ -211,7 +217,11 @@ fn pair_candidates(b: &[Candidate], h: &[Candidate]) -> Vec<(usize, usize)> {
             } else {
                 let bk: Vec<&[Key]> = bx.iter().map(|&x| &b[x].keys[..]).collect();
                 let hk: Vec<&[Key]> = hy.iter().map(|&y| &h[y].keys[..]).collect();
-                best_pairing(&bk, &hk)
+                if tier >= 2 && bk.len() * hk.len() <= GREEDY_MAX_KEYS {
+                    greedy(&bk, &hk, usize::MAX)
+                } else {
+                    best_pairing(&bk, &hk)
+                }
             };
             for (i, j) in pairs {
                 bused[bx[i]] = true;
@@ -228,10 +238,16 @@ fn pair_candidates(b: &[Candidate], h: &[Candidate]) -> Vec<(usize, usize)> {
 /// did different things keep their own counterparts. Large ties (more than [`GREEDY_MAX`]
 /// pairs to weigh) pair in order.
 fn pair_by_state(b: &[&[u64]], h: &[&[u64]]) -> Vec<(usize, usize)> {
+    greedy(b, h, GREEDY_MAX)
+}
+
+/// Most similar pairs first (ties: earlier candidates in stable order); past `max` pairs to
+/// weigh, in order.
+fn greedy(b: &[&[u64]], h: &[&[u64]], max: usize) -> Vec<(usize, usize)> {
     if b.len() == 1 && h.len() == 1 {
         return vec![(0, 0)];
     }
-    if b.len() * h.len() > GREEDY_MAX {
+    if b.len() * h.len() > max {
         return (0..b.len().min(h.len())).map(|i| (i, i)).collect();
     }
     // Dissimilarity in millionths, so that pairs sort as plain integers.
@@ -256,6 +272,10 @@ fn pair_by_state(b: &[&[u64]], h: &[&[u64]]) -> Vec<(usize, usize)> {
 
 /// Most candidate pairs [`pair_by_state`] weighs one by one.
 const GREEDY_MAX: usize = 4096;
+
+/// Most candidate pairs the owner-only and leftover tiers weigh by similarity (past it: the
+/// order-preserving [`best_pairing`]).
+const GREEDY_MAX_KEYS: usize = 1 << 18;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
@@ -471,6 +491,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Functions named alike whose bodies differ (exec'd templates, each a `root`): base
+    /// bodies 0..n, head the same bodies in reverse order with one instruction added to each.
+    fn templates(n: usize, head: bool) -> Dump {
+        use crate::format::builder::DumpBuilder;
+        let mut b = DumpBuilder::new("3.12.1");
+        let forms = ["BINARY_OP_ADD_INT", "LOAD_ATTR_SLOT", "CALL_PY_EXACT_ARGS", "FOR_ITER_LIST", "COMPARE_OP_INT"];
+        for k in 0..n {
+            let k = if head { n - 1 - k } else { k };
+            let mut c = b.code("__main__", "root", 1);
+            for (j, form) in forms.iter().enumerate().filter(|(j, _)| (k >> j) & 1 == 1 || *j == k % 5) {
+                c = c.ins(form, &format!("x{}", j + k), 2 + j as u32);
+            }
+            c = c.ins("LOAD_GLOBAL_MODULE", "escape", 9);
+            if head {
+                c = c.ins("LOAD_ATTR_MODULE", "markup", 10);
+            }
+            c.finish();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn the_order_code_is_first_normalized_in_does_not_change_the_matching() {
+        // Site keys are interned as code is normalized; the pairing must depend on what the
+        // keys say, not on the numbers they got (issue 29: Jinja's `root`s paired differently
+        // in every process, as a HashMap's order decided which group was normalized first).
+        let (base, head) = (templates(24, false), templates(24, true));
+        let fresh = match_by_name(&mut Normalizer::new(&base, &head)).pairs;
+        for order in [(0..24).rev().collect::<Vec<u32>>(), (0..24).map(|i| (i * 7) % 24).collect()] {
+            let mut norm = Normalizer::new(&base, &head);
+            for &i in &order {
+                norm.keys(Side::Head, i);
+                norm.keys(Side::Base, 23 - i);
+            }
+            assert_eq!(match_by_name(&mut norm).pairs, fresh, "{order:?}");
+        }
+        // And each base template pairs with its own body, now last-to-first in head.
+        let expected: Vec<CodePair> = (0..24).map(|k| CodePair { base: k, head: 23 - k }).collect();
+        let mut got = fresh.clone();
+        sort_by(&mut got, |a, b| a.base.cmp(&b.base));
+        assert_eq!(got, expected);
     }
 
     #[test]

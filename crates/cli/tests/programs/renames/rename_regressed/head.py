@@ -1,4 +1,5 @@
-"""compute_total renamed order_total; the accumulator now starts as a float."""
+"""compute_total renamed order_total; the price is now read with getattr() and a field name
+(a loss on every version: 3.14+ specialize the int/float mixing this pair used before)."""
 import sys
 
 
@@ -11,12 +12,12 @@ class Item:
         self.name = name
 
 
-def order_total(items, discount):
-    total = 0.0
+def order_total(items, discount, field="price"):
+    total = 0
     count = 0
     for it in items:
         if it.qty > 0:
-            total += it.price * it.qty
+            total += getattr(it, field) * it.qty
             count += 1
     if count > 10:
         total -= discount

@@ -13,6 +13,7 @@ use crate::cpython::spelling::canonical_opname;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
+use super::class_rules::receiver_of;
 use super::program::{parameters, Def, DefKind, ProgramFacts};
 
 /// Names called on a line: identifiers right before `(` (`obj.method(` gives `method`), each
@@ -32,20 +33,67 @@ pub(super) fn called_names(line: &str) -> Vec<(&str, bool)> {
     out
 }
 
-/// The one definition a call of `name` can reach in `facts`, or `None` when that is not
-/// known: a bare name is the calling module's own definition, else the only one of that name
-/// in the program; an attribute (`obj.name(`, `super().name(`) must be the only method or
-/// function of that name (a method defined in several classes could be any of them, and
-/// naming the wrong one is worse than naming none).
-pub(super) fn callee<'a>(facts: &'a ProgramFacts, module: &str, (name, attribute): (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
-    if !attribute {
-        if let Some((key, def)) = facts.defs.iter().find(|((m, q), _)| m == module && q == name) {
-            return Some((key, def));
+/// A definition with its key `(module, qualname)`.
+type Found<'a> = (&'a (String, String), &'a Def);
+
+/// The definition a module-level `name` of `module` is, following what the module imports
+/// (`from m import f`, and re-exports of re-exports, a few deep); `None` when the dump does
+/// not show it (a module that is not in the dump, a name bound by other code).
+pub(super) fn global<'a>(facts: &'a ProgramFacts, module: &str, name: &str) -> Option<Found<'a>> {
+    let (mut module, mut name) = (module.to_string(), name.to_string());
+    for _ in 0..4 {
+        let found = entry(facts, (module.clone(), name.clone()))?;
+        match &found.1.kind {
+            DefKind::Import { module: m, name: Some(n) } => (module, name) = (m.clone(), n.clone()),
+            DefKind::Import { name: None, .. } => return None,
+            _ => return Some(found),
         }
     }
-    let mut all = facts.defs.iter().filter(move |((_, q), _)| if attribute { q == name || q.rsplit('.').next() == Some(name) } else { q == name });
-    let one = all.next()?;
-    all.next().is_none().then_some(one)
+    None
+}
+
+/// The method `name` of the class `class` (a qualname in `module`): its own, else the first of
+/// its chain of single bases defined in the same module ([`super_callee`]).
+fn method<'a>(facts: &'a ProgramFacts, module: &str, class: &str, name: &str) -> Option<Found<'a>> {
+    entry(facts, (module.to_string(), format!("{class}.{name}"))).or_else(|| super_callee(facts, module, class, name))
+}
+
+/// The definition `key`, with the key as the map holds it.
+fn entry(facts: &ProgramFacts, key: (String, String)) -> Option<Found<'_>> {
+    facts.defs.get_indexed(facts.defs.find_index(&key).ok()?)
+}
+
+/// The one definition a call of `name` on `line`, in the code `caller` (a qualname) of
+/// `module`, reaches; `None` when the dump does not show which. Never a search by name across
+/// the program (issue 29: `memoryview(buf).cast(` is not `typing.cast`):
+/// - a bare name: the calling module's own definition, or the one it imports under that name;
+/// - an attribute: only through a receiver the dump resolves: `self.`/`cls.` in a method (its
+///   class, then the class's single bases in the module), a module the calling module imports
+///   (`import m` … `m.f(`), or a class the module defines or imports (`C.f(`).
+pub(super) fn callee<'a>(facts: &'a ProgramFacts, module: &str, caller: &str, line: &str, (name, attribute): (&'a str, bool)) -> Option<Found<'a>> {
+    if !attribute {
+        return global(facts, module, name);
+    }
+    let receiver = receiver_of(line, name)?;
+    if matches!(receiver, "self" | "cls") {
+        let class = caller.rsplit_once('.')?.0;
+        return method(facts, module, class, name);
+    }
+    match &facts.defs.get(&(module.to_string(), receiver.to_string()))?.kind {
+        DefKind::Import { module: m, name: None } => global(facts, m, name),
+        DefKind::Import { module: m, name: Some(n) } => {
+            // `from pkg import sub` (a module), or `from m import C` (a class).
+            let sub = format!("{m}.{n}");
+            if facts.files.contains_key(&sub) {
+                return global(facts, &sub, name);
+            }
+            let (key, def) = global(facts, m, n)?;
+            matches!(def.kind, DefKind::Class { .. }).then_some(())?;
+            method(facts, &key.0, &key.1, name)
+        }
+        DefKind::Class { .. } => method(facts, module, receiver, name),
+        _ => None,
+    }
 }
 
 fn decorators(d: &Def) -> &[String] {
@@ -55,36 +103,40 @@ fn decorators(d: &Def) -> &[String] {
     }
 }
 
-/// How a definition changed between base and head, in words; `None` when it did not.
-fn definition_change(name: &str, now: &Def, then: &Def) -> Option<String> {
+/// How a definition changed between base and head, in words (`at`: where head defines it,
+/// `file:line`); `None` when it did not.
+fn definition_change(name: &str, at: &str, now: &Def, then: &Def) -> Option<String> {
     let (dn, dt) = (decorators(now), decorators(then));
     if dn != dt {
         let added: Vec<&String> = dn.iter().filter(|d| !dt.contains(d)).collect();
         let removed: Vec<&String> = dt.iter().filter(|d| !dn.contains(d)).collect();
         return Some(match (added.first(), removed.first()) {
-            (Some(a), _) => format!("`{name}` is wrapped by `@{a}` in head (line {}): the call goes to what the decorator returns, not to the function", now.line),
-            (None, Some(r)) => format!("`{name}` is no longer wrapped by `@{r}` in head (line {})", now.line),
+            (Some(a), _) => format!("`{name}` is wrapped by `@{a}` in head ({at}): the call goes to what the decorator returns, not to the function"),
+            (None, Some(r)) => format!("`{name}` is no longer wrapped by `@{r}` in head ({at})"),
             (None, None) => return None,
         });
     }
     match (&now.kind, &then.kind) {
         (DefKind::Function { generator: true, .. }, DefKind::Function { generator: false, .. }) => {
-            return Some(format!("`{name}` became a generator function in head (line {})", now.line));
+            return Some(format!("`{name}` became a generator function in head ({at})"));
         }
         (DefKind::Function { generator: false, .. }, DefKind::Function { generator: true, .. }) => {
-            return Some(format!("`{name}` is no longer a generator function in head (line {})", now.line));
+            return Some(format!("`{name}` is no longer a generator function in head ({at})"));
         }
-        (DefKind::Class { .. }, DefKind::Function { .. }) => return Some(format!("`{name}` is a class in head (line {}), where it was a function", now.line)),
-        (DefKind::Function { .. }, DefKind::Class { .. }) => return Some(format!("`{name}` is a function in head (line {}), where it was a class", now.line)),
+        (DefKind::Class { .. }, DefKind::Function { .. }) => return Some(format!("`{name}` is a class in head ({at}), where it was a function")),
+        (DefKind::Function { .. }, DefKind::Class { .. }) => return Some(format!("`{name}` is a function in head ({at}), where it was a class")),
         (DefKind::Value(_), DefKind::Function { .. }) => {
-            return Some(format!("`{name}` is assigned a value in head (line {}), where it was a `def`", now.line))
+            return Some(format!("`{name}` is assigned a value in head ({at}), where it was a `def`"))
+        }
+        (DefKind::Import { module, .. }, DefKind::Function { .. }) => {
+            return Some(format!("`{name}` is imported from `{module}` in head ({at}), where it was a `def`"))
         }
         _ => {}
     }
     // Annotations and default values do not change how a call is specialized; the parameters do.
     let shape = |d: &Def| d.signature.as_deref().and_then(parameters);
     match (shape(now), shape(then)) {
-        (Some(n), Some(t)) if n != t => Some(format!("`{name}`'s parameters changed: `{n}` in head (line {}), were `{t}`", now.line)),
+        (Some(n), Some(t)) if n != t => Some(format!("`{name}`'s parameters changed: `{n}` in head ({at}), were `{t}`")),
         _ => None,
     }
 }
@@ -106,19 +158,19 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     let (module_h, module_b) = (h.dump.str(h.code.module), b.dump.str(b.code.module));
     let called_in = |names: &[(&str, bool)], n: &str| names.iter().any(|(o, _)| *o == n);
     // The line calls a function it did not call in base, which head defines.
+    let (caller_h, caller_b) = (h.dump.str(h.code.qualname), b.dump.str(b.code.qualname));
     for &n in names_h.iter().filter(|(n, _)| !called_in(&names_b, n)) {
-        if let Some((_, d)) = callee(head, module_h, n) {
+        if let Some((key, d)) = callee(head, module_h, caller_h, text_h, n) {
             let was: Vec<String> = names_b.iter().filter(|(o, _)| !called_in(&names_h, o)).map(|(o, _)| format!("`{o}`")).collect();
             let was = if was.is_empty() { String::new() } else { format!(" where it called {}", was.join(", ")) };
-            return Some((Cause::CalleeChanged, format!("the call now goes to `{}` (defined at line {}){was}", n.0, d.line)));
+            return Some((Cause::CalleeChanged, format!("the call now goes to {}{was}", head.place(key, d))));
         }
     }
-    let (caller_h, caller_b) = (h.dump.str(h.code.qualname), b.dump.str(b.code.qualname));
     for &n in names_h.iter().filter(|(n, _)| called_in(&names_b, n)) {
         let through_super = |line: &str| n.1 && line.contains(&format!("super().{}(", n.0));
-        let Some((key, now)) = reach(head, module_h, caller_h, through_super(text_h), n) else { continue };
+        let Some((key, now)) = reach(head, module_h, caller_h, text_h, through_super(text_h), n) else { continue };
         // The same definition must be the only one base's line could reach too.
-        let Some((key_b, then)) = reach(base, module_b, caller_b, through_super(text_b), n) else { continue };
+        let Some((key_b, then)) = reach(base, module_b, caller_b, text_b, through_super(text_b), n) else { continue };
         if key_b != key {
             continue;
         }
@@ -127,7 +179,8 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
         if let Some(why) = metaclass_change(h.rules.version, name, now, then) {
             return Some((Cause::Metaclass, why));
         }
-        if let Some(why) = definition_change(name, now, then) {
+        let qualified = format!("{}:{}", key.0, key.1);
+        if let Some(why) = definition_change(&qualified, &head.at(key, now), now, then) {
             return Some((Cause::CalleeChanged, why));
         }
     }
@@ -136,12 +189,12 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
 
 /// What a call of `n` in the code `caller` (its qualname) reaches: through `super()` when the
 /// line says `super().name(` ([`super_callee`]), else [`callee`].
-fn reach<'a>(facts: &'a ProgramFacts, module: &str, caller: &str, through_super: bool, n: (&'a str, bool)) -> Option<(&'a (String, String), &'a Def)> {
+fn reach<'a>(facts: &'a ProgramFacts, module: &str, caller: &str, line: &str, through_super: bool, n: (&'a str, bool)) -> Option<Found<'a>> {
     if through_super {
         let class = caller.rsplit_once('.')?.0;
         return super_callee(facts, module, class, n.0);
     }
-    callee(facts, module, n)
+    callee(facts, module, caller, line, n)
 }
 
 /// The method `super().name(` reaches from a method of `class` (a qualname in `module`): up
@@ -257,16 +310,62 @@ mod tests {
             unseen: false,
         };
         let plain = f(vec![], false, "def f(a):");
-        assert_eq!(definition_change("f", &plain, &plain), None);
+        assert_eq!(definition_change("f", "m.py:3", &plain, &plain), None);
         let cached = f(vec!["functools.lru_cache".into()], false, "def f(a):");
-        assert!(definition_change("f", &cached, &plain).unwrap().contains("wrapped by `@functools.lru_cache`"));
+        assert!(definition_change("f", "m.py:3", &cached, &plain).unwrap().contains("wrapped by `@functools.lru_cache`"));
         let gen = f(vec![], true, "def f(a):");
-        assert!(definition_change("f", &gen, &plain).unwrap().contains("became a generator"));
+        assert!(definition_change("f", "m.py:3", &gen, &plain).unwrap().contains("became a generator"));
         let kw = f(vec![], false, "def f(a, *, b=1):");
-        assert!(definition_change("f", &kw, &plain).unwrap().contains("parameters changed: `(a, *, b=…)` in head (line 3), were `(a)`"));
+        assert!(definition_change("f", "m.py:3", &kw, &plain).unwrap().contains("parameters changed: `(a, *, b=…)` in head (m.py:3), were `(a)`"));
         // Annotations alone change nothing a call depends on.
         let annotated = f(vec![], false, "def f(a: int) -> int:");
-        assert_eq!(definition_change("f", &annotated, &plain), None);
+        assert_eq!(definition_change("f", "m.py:3", &annotated, &plain), None);
+    }
+
+    #[test]
+    fn callees_resolve_through_what_the_caller_can_see_never_by_bare_name() {
+        let def = |kind: DefKind, line: u32| Def { kind, line, signature: None, unseen: false };
+        let function = || DefKind::Function { decorators: vec![], generator: false };
+        let import = |m: &str, n: Option<&str>| DefKind::Import { module: m.into(), name: n.map(str::to_string) };
+        let mut facts = ProgramFacts::default();
+        for (m, q, d) in [
+            ("typing", "cast", def(function(), 2119)),
+            ("app", "cast", def(import("typing", Some("cast")), 1)),
+            ("app", "re", def(import("re", None), 2)),
+            ("app", "util", def(import("lib.util", None), 3)),
+            ("app", "Shape", def(import("lib.shapes", Some("Shape")), 4)),
+            ("app", "Box", def(DefKind::Class { metaclass: None, bases: Some(vec![]) }, 10)),
+            ("app", "Box.area", def(function(), 12)),
+            ("app", "local", def(function(), 20)),
+            ("re", "search", def(function(), 174)),
+            ("lib.util", "helper", def(function(), 5)),
+            ("lib.shapes", "Shape", def(DefKind::Class { metaclass: None, bases: Some(vec![]) }, 7)),
+            ("lib.shapes", "Shape.scale", def(function(), 9)),
+            ("other", "decode", def(function(), 1)),
+        ] {
+            facts.defs.insert((m.into(), q.into()), d);
+        }
+        facts.files.insert("app".into(), "app.py".into());
+        let found = |caller: &str, line: &str, name: &str, attribute: bool| {
+            callee(&facts, "app", caller, line, (name, attribute)).map(|(k, d)| format!("{}:{}@{}", k.0, k.1, d.line))
+        };
+        // chardet: `memoryview(buf).cast(` is no call of typing.cast, imported or not.
+        assert_eq!(found("f", "return memoryview(buf).cast('B')", "cast", true), None);
+        assert_eq!(found("f", "x = cast(int, y)", "cast", false), Some("typing:cast@2119".into()));
+        // mistune: a compiled pattern's `.search(` is not `re.search`; `re.search(` is.
+        assert_eq!(found("f", "m = self.pattern.search(text)", "search", true), None);
+        assert_eq!(found("f", "m = PATTERN.search(text)", "search", true), None);
+        assert_eq!(found("f", "m = re.search(p, text)", "search", true), Some("re:search@174".into()));
+        assert_eq!(found("f", "util.helper(1)", "helper", true), Some("lib.util:helper@5".into()));
+        assert_eq!(found("Box.total", "return self.area()", "area", true), Some("app:Box.area@12".into()));
+        assert_eq!(found("f", "Box.area(b)", "area", true), Some("app:Box.area@12".into()));
+        assert_eq!(found("f", "Shape.scale(s, 2)", "scale", true), Some("lib.shapes:Shape.scale@9".into()));
+        assert_eq!(found("f", "local()", "local", false), Some("app:local@20".into()));
+        // A name the module neither defines nor imports is not another module's `decode`.
+        assert_eq!(found("f", "decode(b)", "decode", false), None);
+        assert_eq!(found("f", "b.decode()", "decode", true), None);
+        let (key, d) = callee(&facts, "app", "f", "local()", ("local", false)).unwrap();
+        assert_eq!(facts.place(key, d), "`app:local` (app.py:20)");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::engine::classify::{Cause, ChangeKind};
 
-use super::callee_rules::callee;
+use super::callee_rules::global;
 use super::context::{ExplainContext, Facts};
 use super::program::{ClassFacts, Def, DefKind, ProgramFacts};
 
@@ -71,8 +71,8 @@ pub(super) fn class_metaclass(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
         return None;
     }
     let receiver = receiver_of(h.dump.source_line(h.code.file, h.line()?)?, &attr)?;
-    let (key, now) = callee(ctx.head_facts(), h.dump.str(h.code.module), (receiver, false))?;
-    let (key_b, then) = callee(ctx.base_facts(), b.dump.str(b.code.module), (receiver, false))?;
+    let (key, now) = global(ctx.head_facts(), h.dump.str(h.code.module), receiver)?;
+    let (key_b, then) = global(ctx.base_facts(), b.dump.str(b.code.module), receiver)?;
     let (DefKind::Class { metaclass: Some(m), .. }, DefKind::Class { metaclass: None, .. }) = (&now.kind, &then.kind) else {
         return None;
     };
@@ -93,7 +93,7 @@ pub(super) fn class_metaclass(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
 
 /// The name right before `.attr` on a source line: `Config` in `t += Config.scale`; `None`
 /// when the receiver is not a plain name (`a.b.attr`, `f().attr`).
-fn receiver_of<'a>(line: &'a str, attr: &str) -> Option<&'a str> {
+pub(super) fn receiver_of<'a>(line: &'a str, attr: &str) -> Option<&'a str> {
     let bytes = line.as_bytes();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let pattern = format!(".{attr}");
@@ -210,6 +210,8 @@ fn describe(d: &Def) -> String {
         DefKind::Class { .. } => "a nested class".into(),
         DefKind::Value(names) if !names.is_empty() => format!("a class attribute made by `{}`", names[0]),
         DefKind::Value(_) => "a class attribute".into(),
+        DefKind::Import { module, name: Some(n) } => format!("`{n}` imported from `{module}`"),
+        DefKind::Import { module, name: None } => format!("the module `{module}`"),
     }
 }
 

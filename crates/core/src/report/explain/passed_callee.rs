@@ -232,7 +232,7 @@ fn resolve(facts: &ProgramFacts, v: &SiteView, module: &str, expr: &str, line: u
             Some((Passed::Object(format!("an instance of `{callee}`, whose class defines `__call__` (line {})", call.line)), line))
         }
         DefKind::Function { .. } => Some((Passed::Function(format!("what `{callee}` returns")), line)),
-        DefKind::Value(_) => None,
+        DefKind::Value(_) | DefKind::Import { .. } => None,
     }
 }
 

@@ -22,6 +22,9 @@ pub(super) enum DefKind {
     /// followed) and its bases as written, as dotted names (`None` when one is another
     /// expression, `Generic[T]`, or they are unpacked).
     Class { metaclass: Option<String>, bases: Option<Vec<String>> },
+    /// An import binds the name: `import module` (`name` `None`; `import a.b` binds `a`, so
+    /// `module` is `a`) or `from module import name`, with relative modules made absolute.
+    Import { module: String, name: Option<String> },
 }
 
 /// One definition in a module or class body.
@@ -43,7 +46,7 @@ impl Def {
         let names = match &self.kind {
             DefKind::Function { decorators, .. } => decorators,
             DefKind::Value(names) => names,
-            DefKind::Class { .. } => return None,
+            DefKind::Class { .. } | DefKind::Import { .. } => return None,
         };
         names.iter().map(String::as_str).find(|n| matches!(*n, "property" | "cached_property" | "functools.cached_property"))
     }
@@ -98,8 +101,43 @@ pub(super) struct ProgramFacts {
     pub(super) defs: LiteMap<(String, String), Def>,
     /// Class attributes assigned by running code.
     pub(super) class_stores: Vec<ClassStore>,
-    /// Per module: the float constants its code loads, as `repr()` wrote them, with their line.
-    pub(super) floats: LiteMap<String, Vec<(String, u32)>>,
+    /// Per module: its file, as reports show paths.
+    pub(super) files: LiteMap<String, String>,
+}
+
+impl ProgramFacts {
+    /// Where the definition `key` is, for a sentence: `` `module:qualname` (file:line) ``.
+    pub(super) fn place(&self, key: &(String, String), def: &Def) -> String {
+        format!("`{}:{}` ({})", key.0, key.1, self.at(key, def))
+    }
+
+    /// `file:line` of the definition `key` (`line N` when its module's file is unknown).
+    pub(super) fn at(&self, key: &(String, String), def: &Def) -> String {
+        match self.files.get(&key.0) {
+            Some(file) => format!("{file}:{}", def.line),
+            None => format!("line {}", def.line),
+        }
+    }
+}
+
+/// The module an `IMPORT_NAME` in `importer` names, made absolute: `level` leading dots go up
+/// from the importer's package (`None` when they go past its top).
+fn absolute_module(importer: &str, is_package: bool, level: usize, module: &str) -> Option<String> {
+    if level == 0 {
+        return Some(module.to_string());
+    }
+    let mut parts: Vec<&str> = importer.split('.').collect();
+    if !is_package {
+        parts.pop();
+    }
+    for _ in 1..level {
+        parts.pop()?;
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let package = parts.join(".");
+    Some(if module.is_empty() { package } else { format!("{package}.{module}") })
 }
 
 /// The name an instruction loads (`LOAD_GLOBAL`'s `NULL + f` is `f`).
@@ -217,6 +255,11 @@ pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
 fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
     let mut defs = LiteMap::new();
     let mut segment: Vec<&Instruction> = Vec::new();
+    // The module of the last `IMPORT_NAME` (absolute), for `from m import a, b`: one import,
+    // then an `IMPORT_FROM` and a store per name.
+    let mut imported: Option<String> = None;
+    let (module, _) = crate::engine::matching::identity(d, body);
+    let is_package = d.files[body.file as usize].path.ends_with("__init__.py");
     for i in &body.instructions {
         let fam = family(d, i);
         if !matches!(fam.as_ref(), "STORE_NAME" | "STORE_GLOBAL") {
@@ -225,6 +268,37 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         }
         let name = d.str(i.argrepr).to_string();
         let line = segment.iter().find_map(|s| s.line).or(i.line).unwrap_or(0);
+        if let Some(at) = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME") {
+            // 3.15 adds " + lazy" / " + eager"; the level is the constant two before.
+            let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("").to_string();
+            let level = at.checked_sub(2).and_then(|l| d.str(segment[l].argrepr).parse::<usize>().ok()).unwrap_or(0);
+            imported = absolute_module(&module, is_package, level, &text);
+        }
+        let from = segment.iter().rev().find(|s| family(d, s) == "IMPORT_FROM").map(|s| d.str(s.argrepr).to_string());
+        // `import a.b as c` is IMPORT_NAME a.b (no from-list: None), IMPORT_FROM b: `c` is the
+        // module a.b itself.
+        let at = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME");
+        let no_fromlist = at.and_then(|a| a.checked_sub(1)).is_some_and(|p| d.str(segment[p].argrepr) == "None");
+        if no_fromlist && from.is_some() {
+            if let Some(m) = &imported {
+                defs.insert(name, Def { kind: DefKind::Import { module: m.clone(), name: None }, line, signature: None, unseen: false });
+            }
+            segment.clear();
+            continue;
+        }
+        let imports = segment.iter().any(|s| matches!(family(d, s).as_ref(), "IMPORT_NAME" | "IMPORT_FROM"));
+        if imports {
+            if let Some(m) = &imported {
+                let kind = match from {
+                    Some(n) => DefKind::Import { module: m.clone(), name: Some(n) },
+                    // `import a.b.c` binds `a`.
+                    None => DefKind::Import { module: m.split('.').next().unwrap_or(m).to_string(), name: None },
+                };
+                defs.insert(name, Def { kind, line, signature: None, unseen: false });
+            }
+            segment.clear();
+            continue;
+        }
         let make = segment.iter().position(|s| family(d, s) == "MAKE_FUNCTION");
         let code = segment.iter().rev().find_map(|s| code_const_name(d.str(s.argrepr)));
         let child = code.and_then(|n| child_named(d, index, n));
@@ -313,6 +387,18 @@ fn class_bases(d: &Dump, segment: &[&Instruction]) -> Option<Vec<String>> {
 
 /// `0.0`, `-1.5`, `2e-05`, `inf` as `repr()` writes floats (no parser: it would cost the web
 /// viewer 4 KB).
+/// The float constants the code object `c` itself loads, as `repr()` wrote them, with their
+/// line.
+pub(super) fn float_constants(d: &Dump, c: &CodeInfo) -> Vec<(String, u32)> {
+    c.instructions
+        .iter()
+        .filter(|i| matches!(d.op(i).family.as_str(), "LOAD_CONST" | "RETURN_CONST" | "LOAD_SMALL_INT"))
+        .map(|i| (d.str(i.argrepr), i.line.unwrap_or(0)))
+        .filter(|(repr, _)| is_float_literal(repr))
+        .map(|(repr, line)| (repr.to_string(), line))
+        .collect()
+}
+
 fn is_float_literal(repr: &str) -> bool {
     let body = repr.strip_prefix('-').unwrap_or(repr);
     if matches!(body, "inf" | "nan") {
@@ -334,21 +420,11 @@ impl ProgramFacts {
     /// Reads the facts of `d`.
     pub(super) fn of(d: &Dump) -> Self {
         let mut facts = ProgramFacts::default();
+        let paths = crate::report::paths::PathDisplay::of(d);
         for (index, c) in d.code.iter().enumerate() {
             let (module, qualname) = crate::engine::matching::identity(d, c);
-            for i in &c.instructions {
-                let repr = d.str(i.argrepr);
-                let constant = matches!(d.op(i).family.as_str(), "LOAD_CONST" | "RETURN_CONST" | "LOAD_SMALL_INT");
-                if constant && is_float_literal(repr) {
-                    let floats = match facts.floats.get_mut(&module) {
-                        Some(list) => list,
-                        None => {
-                            facts.floats.insert(module.clone(), Vec::new());
-                            facts.floats.get_mut(&module).expect("just inserted")
-                        }
-                    };
-                    floats.push((repr.to_string(), i.line.unwrap_or(0)));
-                }
+            if c.kind == CodeKind::Module && !facts.files.contains_key(&module) {
+                facts.files.insert(module.clone(), paths.show(&d.files[c.file as usize].path));
             }
             match c.kind {
                 CodeKind::Module => {
@@ -408,130 +484,5 @@ impl ProgramFacts {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::format::builder::DumpBuilder;
-
-    /// Found by fuzzing (`diff_engine`): a code object whose first line is near `u32::MAX`
-    /// overflowed the lines searched for its `def` (a panic in debug builds).
-    #[test]
-    fn signatures_are_looked_up_near_the_largest_line_number() {
-        let mut b = DumpBuilder::new("3.12.1");
-        let top = u32::MAX - 2;
-        b.code("m", "f", top).ins("RESUME", "", top).finish();
-        b.source("m", top, "def f(a,");
-        b.source("m", top + 1, "      b):");
-        b.source("m", top + 2, "    pass");
-        let d = b.build();
-        assert_eq!(signature(&d, &d.code[0]).as_deref(), Some("def f(a, b):"));
-        let mut b = DumpBuilder::new("3.12.1");
-        b.code("m", "g", u32::MAX).ins("RESUME", "", 1).finish();
-        b.source("m", u32::MAX, "def g(a,");
-        let d = b.build();
-        assert_eq!(signature(&d, &d.code[0]), None);
-    }
-
-    #[test]
-    fn float_literals_are_told_from_other_constants() {
-        for yes in ["0.0", "-1.5", "2e-05", "1.5E+10", "inf", "-inf", "nan", "3."] {
-            assert!(is_float_literal(yes), "{yes}");
-        }
-        for no in ["0", "-3", "'0.0'", "x", "", ".", "e5", "1.2.3", "None", "(1.0, 2.0)"] {
-            assert!(!is_float_literal(no), "{no}");
-        }
-    }
-    #[test]
-    fn bases_are_read_from_the_class_statement() {
-        // As 3.11, 3.12 and 3.13 compile `class C(abc.ABC, Mixin, metaclass=M)` (measured).
-        let statement = |version: &str, bases: &[(&str, &str)], keywords: &[(&str, &str)]| {
-            let mut b = DumpBuilder::new(version);
-            let head = [("LOAD_BUILD_CLASS", ""), ("PUSH_NULL", ""), ("LOAD_CONST", "<code object C at 0x1, file \"m.py\", line 1>")];
-            let ins = head.iter().chain(&[("MAKE_FUNCTION", ""), ("LOAD_CONST", "'C'")]).chain(bases).chain(keywords);
-            let m = ins.fold(b.code("m", "<module>", 1), |m, (op, repr)| m.ins(op, repr, 1));
-            m.ins("CALL", "", 1).ins("STORE_NAME", "C", 1).finish();
-            match &ProgramFacts::of(&b.build()).defs[&("m".to_string(), "C".to_string())].kind {
-                DefKind::Class { bases, .. } => bases.clone(),
-                other => panic!("{other:?}"),
-            }
-        };
-        let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        let abc_mixin = [("LOAD_NAME", "abc"), ("LOAD_ATTR", "ABC"), ("LOAD_NAME", "Mixin"), ("LOAD_NAME", "M")];
-        assert_eq!(statement("3.13.0", &abc_mixin, &[("LOAD_CONST", "('metaclass',)")]), names(&["abc.ABC", "Mixin"]));
-        assert_eq!(statement("3.12.1", &abc_mixin, &[("KW_NAMES", "('metaclass',)")]), names(&["abc.ABC", "Mixin"]));
-        assert_eq!(statement("3.11.7", &abc_mixin, &[("KW_NAMES", "")]), None, "keywords that cannot be counted");
-        assert_eq!(statement("3.12.1", &[("LOAD_NAME", "Base")], &[]), names(&["Base"]));
-        assert_eq!(statement("3.12.1", &[], &[]), names(&[]));
-        let generic = [("LOAD_NAME", "Generic"), ("LOAD_NAME", "T"), ("BINARY_SUBSCR", "")];
-        assert_eq!(statement("3.12.1", &generic, &[]), None, "`Generic[T]` is no name");
-    }
-
-    #[test]
-    fn metaclasses_are_read_from_the_class_statement() {
-        // 3.12 passes keyword names with KW_NAMES, 3.13 as a constant tuple before CALL_KW.
-        for (version, kw, call) in [("3.12.1", "KW_NAMES", "CALL"), ("3.13.0", "LOAD_CONST", "CALL_KW")] {
-            let class = |name: &str, line: u32, keywords: Option<(&str, &str)>| {
-                let mut ins = vec![
-                    ("LOAD_BUILD_CLASS".to_string(), String::new()),
-                    ("LOAD_CONST".into(), format!("<code object {name} at 0x1, file \"m.py\", line {line}>")),
-                    ("MAKE_FUNCTION".into(), String::new()),
-                    ("LOAD_CONST".into(), format!("'{name}'")),
-                ];
-                match keywords {
-                    Some((value, names)) => ins.extend([
-                        ("LOAD_NAME".into(), value.to_string()),
-                        (kw.to_string(), names.to_string()),
-                        (call.to_string(), "3".into()),
-                    ]),
-                    None => ins.push((call.to_string(), "2".into())),
-                }
-                ins.push(("STORE_NAME".into(), name.to_string()));
-                ins.into_iter().map(move |(op, repr)| (op, repr, line))
-            };
-            let mut b = DumpBuilder::new(version);
-            let all = class("Plain", 1, None)
-                .chain(class("Meta", 3, Some(("Registered", "('metaclass',)"))))
-                .chain(class("Both", 5, Some(("flag", "('metaclass', 'flag')"))));
-            all.fold(b.code("m", "<module>", 1), |m, (op, repr, line)| m.ins(&op, &repr, line)).finish();
-            let facts = ProgramFacts::of(&b.build());
-            let kind = |n: &str| facts.defs[&("m".to_string(), n.to_string())].kind.clone();
-            let none = Some(Vec::new());
-            assert_eq!(kind("Plain"), DefKind::Class { metaclass: None, bases: none.clone() }, "{version}");
-            assert_eq!(kind("Meta"), DefKind::Class { metaclass: Some("Registered".into()), bases: none }, "{version}");
-            // With other keywords the value's name is not told apart: "a metaclass".
-            // (This statement loads one value for two keywords: its bases cannot be told.)
-            assert_eq!(kind("Both"), DefKind::Class { metaclass: Some(String::new()), bases: None }, "{version}");
-        }
-    }
-
-    #[test]
-    fn parameters_leave_out_annotations_and_default_values() {
-        assert_eq!(parameters("def preParse(self, instring: str, loc: int) -> int:").unwrap(), "(self, instring, loc)");
-        assert_eq!(parameters("def preParse(self, instring, loc):").unwrap(), "(self, instring, loc)");
-        assert_eq!(
-            parameters("def f(a, /, b: Union[int, str] = (1, 2), *args, sep: str = \", )\", flag=False, **kw: Any) -> None:").unwrap(),
-            "(a, /, b=…, *args, sep=…, flag=…, **kw)"
-        );
-        assert_eq!(parameters("def as_list(self, *, flatten: bool = False) -> list:").unwrap(), "(self, *, flatten=…)");
-        assert_eq!(parameters("def try_parse("), None, "not closed");
-    }
-
-    #[test]
-    fn decorators_are_read_from_the_body() {
-        let mut b = DumpBuilder::new("3.12.1");
-        b.code("m", "<module>", 1)
-            .ins("LOAD_NAME", "functools", 1)
-            .ins("LOAD_ATTR", "lru_cache", 1)
-            .ins("LOAD_CONST", "<code object f at 0x1, file \"m.py\", line 1>", 2)
-            .ins("MAKE_FUNCTION", "", 2)
-            .ins("CALL", "0", 2)
-            .ins("STORE_NAME", "f", 2)
-            .ins("LOAD_CONST", "3", 4)
-            .ins("STORE_NAME", "LIMIT", 4)
-            .finish();
-        let d = b.build();
-        let facts = ProgramFacts::of(&d);
-        let f = &facts.defs[&("m".to_string(), "f".to_string())];
-        assert_eq!(f.kind, DefKind::Function { decorators: vec!["functools.lru_cache".into()], generator: false });
-        assert_eq!(facts.defs[&("m".to_string(), "LIMIT".to_string())].kind, DefKind::Value(vec![]));
-    }
-}
+#[path = "program_tests.rs"]
+mod tests;

@@ -14,6 +14,7 @@ use crate::engine::align::RowKind;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
+use super::program::float_constants;
 
 /// What a site specialized as `opname` saw, in words ("a list", "a `__slots__` slot"); `None`
 /// for forms that say nothing about types (3.11's `*_QUICK`, generic forms).
@@ -186,19 +187,18 @@ fn mixed_operands_clause(version: (u32, u32), family: &str, head: &str) -> Strin
     }
 }
 
-/// Why floats may reach the site: a float form among the function's other head sites, or a
-/// float constant in head's module that base's module does not have (read once per dump, in
-/// [`super::program::ProgramFacts`]).
-pub(super) fn float_evidence(ctx: &ExplainContext, f: &Facts) -> Option<String> {
+/// Why floats may reach the site, from the function itself (issue 29: a float constant
+/// anywhere in the module "explained" an Enum comparison): a float form among the function's
+/// other head sites, or a float constant the head function loads that the base function does
+/// not. Silent otherwise.
+pub(super) fn float_evidence(_ctx: &ExplainContext, f: &Facts) -> Option<String> {
     let h = f.head?;
     let b = f.base?;
     if let Some(i) = h.code.instructions.iter().find(|i| h.dump.op(i).specialized && h.dump.op(i).name.contains("FLOAT")) {
         return Some(format!("{} at line {}", h.dump.op(i).name, i.line.unwrap_or(0)));
     }
-    let module = |v: &SiteView| crate::engine::matching::identity(v.dump, v.code).0;
-    let none = Vec::new();
-    let before = ctx.base_facts().floats.get(&module(&b)).unwrap_or(&none);
-    let after = ctx.head_facts().floats.get(&module(&h)).unwrap_or(&none);
+    let before = float_constants(b.dump, b.code);
+    let after = float_constants(h.dump, h.code);
     let (value, line) = after.iter().find(|(r, _)| !before.iter().any(|(o, _)| o == r))?;
     Some(format!("head adds the float constant {value} at line {line}"))
 }

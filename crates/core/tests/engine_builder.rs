@@ -26,6 +26,8 @@ fn sampled(
     b.code("m", "<module>", 1).ins("RESUME", "", 1).ins("LOAD_CONST", "<code object f>", 1).ins("RETURN_VALUE", "", 1).finish();
     let c = b.code("m", "f", 3).ins("RESUME", "", 3).ins("LOAD_FAST", "p", 4);
     body(c).ins("RETURN_VALUE", "", 5).samples(hits, &[(4, hits)]).finish();
+    // The site's line, the same text in every dump: "what reaches it changed" needs it.
+    b.source("m", 4, "    return f(p)");
     b.build()
 }
 

@@ -286,6 +286,12 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
             if c.row_kind != RowKind::Same {
                 return None;
             }
+            // "The same" must hold of the text too: alignment pairs sites by their keys, and a
+            // rewritten function can pair two different lines that load the same name.
+            let (tb, th) = (site_text(&b), site_text(&h));
+            if tb.is_none() || tb != th {
+                return None;
+            }
             let was = base_saw(&b).map(|w| format!(" (specialized for {w} in base)")).unwrap_or_default();
             Some((
                 Cause::InputsChanged,
@@ -311,6 +317,11 @@ fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String
         );
     }
     String::new()
+}
+
+/// The trimmed source line of a site, when the dump has it.
+fn site_text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
+    v.line().and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
 }
 
 fn base_saw(b: &SiteView) -> Option<&'static str> {

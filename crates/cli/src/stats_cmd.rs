@@ -143,7 +143,7 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
         out.push_str("no specialization counters\n");
     } else {
         let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
-        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(6).max(6);
+        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(6).clamp(6, crate::render::NAME_COLUMN_MAX);
         out.push_str(&format!(
             "{:<width$} {:>11} {:>9} {:>11} {:>9} {:>6} {:>8} {:>8}  top failure kinds\n",
             "family", "unquickened", "deferred", "hit", "miss", "deopt", "success", "failure"
@@ -168,7 +168,7 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     let top: Vec<_> = summary.executions.iter().take(15).collect();
     if !top.is_empty() {
         let top: Vec<_> = top.into_iter().map(|e| (inert(&e.opname), e)).collect();
-        let width = top.iter().map(|(name, _)| name.len()).max().unwrap_or(6);
+        let width = top.iter().map(|(name, _)| name.len()).max().unwrap_or(6).min(crate::render::NAME_COLUMN_MAX);
         out.push_str("\nmost executed instructions\n");
         for (name, e) in top {
             let miss = if e.miss > 0 { format!("  miss {}", percent(e.miss, e.count)) } else { String::new() };

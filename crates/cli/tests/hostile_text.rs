@@ -232,3 +232,27 @@ fn a_real_program_with_hostile_names() {
     assert_inert("dump stderr", line, false);
     assert!(line.contains("ValueError: \\x1b[2J\\x1b]0;pwned\\x07\\rFAKE"), "{line}");
 }
+
+#[test]
+fn names_longer_than_any_column_do_not_break_the_table() {
+    // A family and opname of 70,000 characters (past what Rust's formatter pads: a panic, exit
+    // 101, before): the text table prints them whole, with no padding past its column.
+    let dir = tempfile::tempdir().unwrap();
+    let long = "F".repeat(70_000);
+    let pair = |specialized: bool| {
+        let mut b = DumpBuilder::new("3.12.1");
+        let name = if specialized { format!("{long}_X") } else { long.clone() };
+        b.op_explicit(&name, &long, specialized, Some(specdiff_core::model::CounterKind::Adaptive));
+        b.code("m", "f", 1).ins(&name, "x", 2).finish();
+        to_json(&b.build())
+    };
+    let (base, head) = (dir.path().join("base.json"), dir.path().join("head.json"));
+    std::fs::write(&base, pair(true)).unwrap();
+    std::fs::write(&head, pair(false)).unwrap();
+    for format in ["text", "markdown", "json"] {
+        let o = diff(&base, &head, &["--format", format, "--color", "never"]);
+        assert_eq!(o.status.code(), Some(0), "{format}: {}", text(&o.stderr));
+        // Markdown stays under GitHub's comment limit, so it cannot hold the name whole.
+        assert!(format == "markdown" || text(&o.stdout).contains(&long), "{format}");
+    }
+}

@@ -15,6 +15,11 @@ use specdiff_core::Dump;
 
 use crate::gate::GateResult;
 
+/// The widest a padded name column gets in text tables (families, opnames): a longer name is
+/// printed whole and only its own row loses the alignment. Rust's formatter refuses widths
+/// past 65,535 (a panic), which a crafted dump's names can reach.
+pub const NAME_COLUMN_MAX: usize = 48;
+
 /// The gate's line about regressed import-time code it did not count.
 pub fn import_time_note(n: usize) -> String {
     format!(

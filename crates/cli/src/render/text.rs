@@ -145,7 +145,7 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     let families: Vec<_> = changed_families(r).collect();
     if !families.is_empty() {
         let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
-        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(0).min(super::NAME_COLUMN_MAX);
         let _ = writeln!(out, "  families (specialized sites, base → head)");
         for (name, f) in families {
             let arrow = format!("{} → {}", share(&f.base), share(&f.head));

@@ -112,7 +112,8 @@ impl ChangeKind {
 /// `"BINARY_OP_ADD_INT → BINARY_OP"`, with `∅` for a missing side.
 ///
 /// On a `rewritten` row one side is the attribute access and the other the `getattr()` or
-/// `setattr()` call (or the load from a kept `super()` object) that replaced it, or that it
+/// `setattr()` call (or the load from a kept `super()` object, or a `super().name` load) that
+/// replaced it, or that it
 /// replaced: that side is named as such, so the row never reads as one opcode turning into an
 /// unrelated one (`LOAD_ATTR_SLOT → gone: getattr() call (CALL_BUILTIN_FAST)`).
 pub fn opnames(c: &Change) -> String {
@@ -122,6 +123,8 @@ pub fn opnames(c: &Change) -> String {
             Some(o) if c.row_kind == RowKind::Rewritten && !o.starts_with(c.family.as_str()) => {
                 let what = if o.starts_with("LOAD_ATTR") || o.starts_with("LOAD_METHOD") {
                     "load from a super() object"
+                } else if o.starts_with("LOAD_SUPER_ATTR") {
+                    "super() method load"
                 } else if c.family == "STORE_ATTR" {
                     "setattr() call"
                 } else if c.family.contains("SUBSCR") || c.family == "BINARY_OP" {
@@ -129,6 +132,8 @@ pub fn opnames(c: &Change) -> String {
                 } else {
                     "getattr() call"
                 };
+                // A `super()` load specializes too: it is no "gone" form.
+                let gone = if o.starts_with("LOAD_SUPER_ATTR") { "" } else { gone };
                 format!("{gone}{what} ({o})")
             }
             Some(o) => o.into(),

@@ -61,6 +61,9 @@ pub enum Cause {
     InputsChanged,
     /// Different interpreters specialize the same code differently.
     InterpreterChanged,
+    /// Head's line no longer calls what made the site's operand (`not len(b)` → `not b`):
+    /// less work than base, whatever the site's form.
+    LessWork,
 }
 
 /// What happened to one site.

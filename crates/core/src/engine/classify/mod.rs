@@ -12,8 +12,10 @@
 //!    `CALL` → `CALL_KW` when a keyword argument was added): `lost` when base's was
 //!    specialized, `gained` when head's is, else `unchanged`; between versions the family
 //!    specializes in one only (3.11's `FOR_ITER`): `unchanged`;
-//! 2. `rewritten` rows (attribute load ↔ `getattr()`): `lost` when the attribute load was
-//!    base's and specialized, `gained` when it is head's and specialized, else `changed`;
+//! 2. `rewritten` rows (attribute load ↔ `getattr()`, ↔ `super()`): `changed` when both are
+//!    attribute accesses and both specialized (one specialized path for another); else `lost`
+//!    when the attribute access was base's and specialized, `gained` when it is head's and
+//!    specialized, else `changed`;
 //!    `call_form` rows (a call ↔ a `CALL_FUNCTION_EX` call) between dumps of different
 //!    versions: `minor` when either side is specialized (which forms a version specializes
 //!    is the interpreter's doing), else `unchanged`; in one version, rule 1 or the rules below;
@@ -97,9 +99,17 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         });
     }
     if kind == RowKind::Rewritten {
-        return Some(if b.site.tag.is_attribute_access() && sb {
+        // An attribute access ↔ another form of it: `getattr()`/`setattr()` (a call that does
+        // the lookup generically) loses or gains the specialization; another attribute access
+        // specialized too (a method call ↔ `super().method()`, issue 29: chardet's
+        // `CharSetProber.reset(self)` → `super().reset()`) is one specialized path replaced by
+        // another.
+        let (ab, ah) = (b.site.tag.is_attribute_access(), h.site.tag.is_attribute_access());
+        return Some(if ab && ah && sb && sh {
+            ChangeKind::Changed
+        } else if ab && sb {
             ChangeKind::Lost
-        } else if h.site.tag.is_attribute_access() && sh {
+        } else if ah && sh {
             ChangeKind::Gained
         } else {
             ChangeKind::Changed
@@ -132,6 +142,10 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             // A site head did not run (enough) lost nothing: the workload changed.
             if ch.is_some_and(|c| !c.ran()) {
                 ChangeKind::Minor
+            } else if same_version && call_dropped(b, h) {
+                // Head does less work here: not a regression (issue 29: chardet's
+                // `not len(byte_str)` → `not byte_str`, as fast or faster).
+                ChangeKind::Changed
             } else {
                 ChangeKind::Lost
             }
@@ -155,6 +169,25 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     } else {
         generic_both(cb, ch, b.rules.model == h.rules.model, base_ran_as_often(b, h), opts)
     })
+}
+
+/// The site's operand was a call's result in base and a plain value in head, with fewer calls
+/// on the line: head no longer makes the value the site works on (`not len(b)` → `not b`,
+/// `x + f(y)` → `x + y`), so it does less work there whatever the site's form.
+pub(crate) fn call_dropped(b: &SiteView, h: &SiteView) -> bool {
+    fn is_call(v: &SiteView, i: &crate::model::dump::Instruction) -> bool {
+        matches!(v.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX")
+    }
+    fn before<'d>(v: &SiteView<'d>) -> Option<&'d crate::model::dump::Instruction> {
+        v.site.start.checked_sub(1).and_then(|i| v.code.instructions.get(i as usize))
+    }
+    let calls_on_line = |v: &SiteView| {
+        let line = v.spec().line;
+        v.code.instructions.iter().filter(|i| i.line == line && is_call(v, i)).count()
+    };
+    before(b).is_some_and(|i| is_call(b, i))
+        && !before(h).is_some_and(|i| is_call(h, i))
+        && calls_on_line(h) < calls_on_line(b)
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

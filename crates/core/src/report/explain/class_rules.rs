@@ -190,10 +190,22 @@ pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Stri
         if now == then || now.map(|d| &d.kind) == then.map(|d| &d.kind) {
             continue;
         }
-        let why = match (now, then) {
-            (Some(d), _) => format!("`{class}.{attr}` is {} in head (line {}){}", describe(d), d.line, then.map(|t| format!(", where it was {}", describe(t))).unwrap_or_else(|| " where base set it on instances".into())),
-            (None, Some(t)) => format!("`{class}.{attr}` is no longer {} in head: the attribute lives on instances now", describe(t)),
-            (None, None) => continue,
+        // "Base set it on instances" only when base's methods do (issue 29: mistune's
+        // `state_cls` is new in head, with no attribute of that name in base at all).
+        let set_in_base = b.and_then(|b| b.sets.iter().find(|(a, _, _)| *a == attr));
+        let why = match (now, then, set_in_base) {
+            (Some(d), Some(t), _) => format!("`{class}.{attr}` is {} in head (line {}), where it was {}", describe(d), d.line, describe(t)),
+            (Some(d), None, Some((_, method, line))) => format!(
+                "`{class}.{attr}` is {} in head (line {}), where base set it on instances (`{method}`, line {line})",
+                describe(d),
+                d.line
+            ),
+            (Some(_), None, None) => continue,
+            (None, Some(t), _) if h.sets.iter().any(|(a, _, _)| *a == attr) => {
+                format!("`{class}.{attr}` is no longer {} in head: the attribute lives on instances now", describe(t))
+            }
+            (None, Some(t), _) => format!("`{class}.{attr}` is no longer {} in head", describe(t)),
+            (None, None, _) => continue,
         };
         return Some((Cause::Descriptor, why));
     }

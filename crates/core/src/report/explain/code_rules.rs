@@ -34,6 +34,29 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     Some((Cause::NotRun, why))
 }
 
+/// Head's line no longer calls what made the site's operand (classified `changed`, not lost:
+/// [`crate::engine::classify::call_dropped`]): say which call went, and that the site's
+/// generic form is the price of less work.
+pub(super) fn less_work(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    if f.change.kind != ChangeKind::Changed || !b.specialized() || h.specialized() || !crate::engine::classify::call_dropped(&b, &h) {
+        return None;
+    }
+    let (tb, th) = (super::site_rules::site_text(&b)?, super::site_rules::site_text(&h)?);
+    let now = super::callee_rules::called_names(th);
+    let gone: Vec<String> =
+        super::callee_rules::called_names(tb).into_iter().filter(|n| !now.contains(n)).map(|(n, _)| format!("`{n}()`")).collect();
+    let what = if gone.is_empty() { "a call".to_string() } else { gone.join(", ") };
+    Some((
+        Cause::LessWork,
+        format!(
+            "head no longer calls {what} to make this operand (`{tb}` → `{th}`): less work than base, though {} is generic where base had {}",
+            h.op().name,
+            b.op().name
+        ),
+    ))
+}
+
 /// `x.a` became `getattr(x, name)`.
 pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
     let subscript = f.base.is_some_and(|b| b.site.tag == SiteTag::Subscr) || f.head.is_some_and(|h| h.site.tag == SiteTag::Subscr);

@@ -320,7 +320,7 @@ fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String
 }
 
 /// The trimmed source line of a site, when the dump has it.
-fn site_text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
+pub(super) fn site_text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
     v.line().and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
 }
 

@@ -64,6 +64,9 @@ pub enum Cause {
     /// Head's line no longer calls what made the site's operand (`not len(b)` → `not b`):
     /// less work than base, whatever the site's form.
     LessWork,
+    /// Head's rewritten line makes the site's operand by another call (`range(len(b))` →
+    /// `enumerate(b)`): the dumps cannot tell whether that is slower.
+    OperandRemade,
 }
 
 /// What happened to one site.

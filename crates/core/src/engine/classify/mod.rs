@@ -142,9 +142,11 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             // A site head did not run (enough) lost nothing: the workload changed.
             if ch.is_some_and(|c| !c.ran()) {
                 ChangeKind::Minor
-            } else if same_version && call_dropped(b, h) {
-                // Head does less work here: not a regression (issue 29: chardet's
-                // `not len(byte_str)` → `not byte_str`, as fast or faster).
+            } else if same_version && (call_dropped(b, h) || operand_remade(b, h)) {
+                // Head does less work here, or makes the operand by another call on a rewritten
+                // line: not a regression the dumps can prove (issue 29: chardet's
+                // `not len(byte_str)` → `not byte_str`, and `for i in range(len(buf))` →
+                // `for i, byte in enumerate(buf)`, both as fast or faster).
                 ChangeKind::Changed
             } else {
                 ChangeKind::Lost
@@ -188,6 +190,29 @@ pub(crate) fn call_dropped(b: &SiteView, h: &SiteView) -> bool {
     before(b).is_some_and(|i| is_call(b, i))
         && !before(h).is_some_and(|i| is_call(h, i))
         && calls_on_line(h) < calls_on_line(b)
+}
+
+/// The site's operand is a call's result on both sides (the iterable of a `for`: the call
+/// before `GET_ITER`), and the site's source line is another text in head: the code makes the
+/// operand by another call (`range(len(buf))` → `enumerate(buf)`), and the dumps cannot tell
+/// whether the new code is slower.
+pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
+    fn producer<'d>(v: &SiteView<'d>) -> Option<&'d crate::model::dump::Instruction> {
+        let mut at = v.site.start.checked_sub(1)?;
+        let fam = |i: u32| v.code.instructions.get(i as usize).map(|x| v.dump.op(x).family.as_str());
+        if matches!(fam(at), Some("GET_ITER" | "GET_AITER")) {
+            at = at.checked_sub(1)?;
+        }
+        v.code.instructions.get(at as usize)
+    }
+    let is_call = |v: &SiteView, i: Option<&crate::model::dump::Instruction>| {
+        i.is_some_and(|i| matches!(v.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX"))
+    };
+    fn text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
+        v.spec().line.and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
+    }
+    let (tb, th) = (text(b), text(h));
+    is_call(b, producer(b)) && is_call(h, producer(h)) && tb.is_some() && th.is_some() && tb != th
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

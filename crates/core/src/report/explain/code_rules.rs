@@ -39,14 +39,36 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
 /// generic form is the price of less work.
 pub(super) fn less_work(f: &Facts) -> Option<(Cause, String)> {
     let (b, h) = (f.base?, f.head?);
-    if f.change.kind != ChangeKind::Changed || !b.specialized() || h.specialized() || !crate::engine::classify::call_dropped(&b, &h) {
+    if f.change.kind != ChangeKind::Changed || !b.specialized() || h.specialized() {
         return None;
     }
     let (tb, th) = (super::site_rules::site_text(&b)?, super::site_rules::site_text(&h)?);
-    let now = super::callee_rules::called_names(th);
-    let gone: Vec<String> =
-        super::callee_rules::called_names(tb).into_iter().filter(|n| !now.contains(n)).map(|(n, _)| format!("`{n}()`")).collect();
-    let what = if gone.is_empty() { "a call".to_string() } else { gone.join(", ") };
+    let calls = |line| -> Vec<String> { super::callee_rules::called_names(line).into_iter().map(|(n, _)| format!("`{n}()`")).collect() };
+    let (then, now) = (calls(tb), calls(th));
+    if !crate::engine::classify::call_dropped(&b, &h) {
+        if !crate::engine::classify::operand_remade(&b, &h) {
+            return None;
+        }
+        let new: Vec<&String> = now.iter().filter(|n| !then.contains(n)).collect();
+        let old: Vec<&String> = then.iter().filter(|n| !now.contains(n)).collect();
+        if new.is_empty() || old.is_empty() {
+            return None;
+        }
+        let join = |v: Vec<&String>| v.into_iter().map(String::as_str).collect::<Vec<_>>().join(", ");
+        return Some((
+            Cause::OperandRemade,
+            format!(
+                "{} is now made by {} where it was made by {} (`{tb}` → `{th}`): the code changed, and the dumps cannot tell whether the new code is slower ({} where base had {})",
+                if f.change.family == "FOR_ITER" { "the iterable" } else { "the operand" },
+                join(new),
+                join(old),
+                h.op().name,
+                b.op().name
+            ),
+        ));
+    }
+    let gone: Vec<&String> = then.iter().filter(|n| !now.contains(n)).collect();
+    let what = if gone.is_empty() { "a call".to_string() } else { gone.into_iter().map(String::as_str).collect::<Vec<_>>().join(", ") };
     Some((
         Cause::LessWork,
         format!(

@@ -109,6 +109,12 @@ fi
 # run, each download checked against its sha256; scripts/install-native-python.py says how).
 python3 scripts/install-native-python.py
 
+# The real-library corpus (tests/real): ten upgrades' wheels, pinned by version and sha256 in
+# its manifest, fetched with pip --require-hashes into .tools/real/wheels (~50 s the first time,
+# 4.7 MB) and unpacked into .tools/real/site.
+WHEELS="$TOOLS_DIR/real/wheels" python3 tests/real/corpus.py fetch >&2
+WHEELS="$TOOLS_DIR/real/wheels" python3 tests/real/corpus.py unpack --site "$TOOLS_DIR/real/site" >/dev/null
+
 # CPython 3.11 and 3.13 built with --enable-pystats, once: 3.11 from Debian bookworm's
 # python3.11 source package (~5 min on 2 cores), 3.13 from the upstream tarball Debian trixie's
 # python3.13 source package carries (~3 min). crates/cli/tests/pystats_capture.rs proves the

@@ -1,0 +1,159 @@
+//! Real library upgrades (issue 29): the ten pure-Python PyPI upgrades of `tests/real`
+//! (wheels pinned by version and SHA256 in `manifest.json`, fetched by the setup), each with a
+//! realistic workload, dumped on CPython 3.12, 3.13, 3.14 and 3.15 and diffed base → head.
+//!
+//! - Every diff is run twice, in separate processes, and must be byte-identical.
+//! - Every regression reported in a library's own code that was graded by hand
+//!   (`tests/real/graded.json`, each against both versions' sources and a `dis` repro in
+//!   `tests/real/repro/`) must keep its verdict: a real one must still be reported, one graded
+//!   "not real" must not gate, and a cause that was right must not turn wrong.
+//! - The results, per version, go to `docs/real-corpus.md`: right / imprecise / wrong /
+//!   silent over the graded sites, and the gate's precision.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{interpreters, repo_root, specdiff};
+use serde_json::Value;
+
+/// Causes that name nothing in the program: imprecise, never wrong.
+const GENERIC: [&str; 4] = ["inputs_changed", "guard_misses", "churning", "interpreter_changed"];
+
+fn real() -> PathBuf {
+    repo_root().join("tests/real")
+}
+
+/// The import package of each library (its own code; the rest is stdlib and dependencies).
+fn package(library: &str) -> &str {
+    match library {
+        "python-dateutil" => "dateutil",
+        "markdown-it-py" => "markdown_it",
+        other => other,
+    }
+}
+
+fn diff_json(base: &Path, head: &Path) -> (Vec<u8>, i32) {
+    let o = specdiff().args(["diff", "--json", "--fail-on-regression"]).arg(base).arg(head).output().unwrap();
+    let code = o.status.code().unwrap();
+    assert!(code == 0 || code == 1, "{}: {}", base.display(), String::from_utf8_lossy(&o.stderr));
+    (o.stdout, code)
+}
+
+/// One graded site of `graded.json`.
+struct Grade {
+    library: String,
+    python: String,
+    function: String,
+    kind: String,
+    head_line: u64,
+    real: bool,
+    accept: Vec<String>,
+}
+
+fn grades() -> Vec<Grade> {
+    let path = real().join("graded.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Vec::new() };
+    let all: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    all.iter()
+        .map(|g| Grade {
+            library: g["library"].as_str().unwrap().into(),
+            python: g["python"].as_str().unwrap().into(),
+            function: g["function"].as_str().unwrap().into(),
+            kind: g["kind"].as_str().unwrap().into(),
+            head_line: g["head_line"].as_u64().unwrap_or(0),
+            real: g["verdict"] == "real",
+            accept: g["accept_causes"].as_array().map(|a| a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect()).unwrap_or_default(),
+        })
+        .collect()
+}
+
+#[test]
+fn real_upgrades_are_deterministic_and_keep_their_graded_verdicts() {
+    const TEST: &str = "real_upgrades_are_deterministic_and_keep_their_graded_verdicts";
+    let wheels = repo_root().join(".tools/real/wheels");
+    if !wheels.is_dir() {
+        let need = specdiff_test_support::Need::required("real-corpus", "scripts/setup.sh (tests/real/corpus.py fetch)");
+        return specdiff_test_support::skip_or_fail(TEST, &need, "no .tools/real/wheels");
+    }
+    let pythons: Vec<_> = interpreters().iter().filter(|i| !i.pyodide && i.version() >= (3, 12)).collect();
+    let out = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("python3");
+    cmd.arg(real().join("corpus.py")).arg("dump");
+    for py in &pythons {
+        cmd.arg("--python").arg(format!("{}={}", py.minor, py.python.display()));
+    }
+    cmd.arg("--specdiff").arg(env!("CARGO_BIN_EXE_specdiff"));
+    cmd.arg("--out").arg(out.path()).arg("--site").arg(repo_root().join(".tools/real/site"));
+    let o = cmd.env("WHEELS", &wheels).output().unwrap();
+    assert!(o.status.success(), "corpus.py dump:\n{}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+
+    let manifest: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(real().join("manifest.json")).unwrap()).unwrap();
+    let grades = grades();
+    let mut failures = Vec::new();
+    // Per version: [right, imprecise, wrong, silent], gated functions, gated with a real one.
+    let mut table: BTreeMap<String, ([usize; 4], usize, usize, usize)> = BTreeMap::new();
+    for lib in &manifest {
+        let name = lib["name"].as_str().unwrap();
+        for py in &pythons {
+            let dump = |side: &str| out.path().join(format!("{name}-{}-py{}.json.gz", lib[side]["version"].as_str().unwrap(), py.minor));
+            let (base, head) = (dump("base"), dump("head"));
+            let (first, code) = diff_json(&base, &head);
+            let (again, code_again) = diff_json(&base, &head);
+            if first != again || code != code_again {
+                failures.push(format!("{name} on {}: two runs of the same diff differ", py.label));
+            }
+            let report: Value = serde_json::from_slice(&first).unwrap();
+            let row = table.entry(py.minor.to_string()).or_default();
+            let gated: Vec<&str> =
+                report["gate"]["hot"].as_array().unwrap().iter().filter_map(|g| g["function"].as_str()).collect();
+            let own = |f: &str| f.split(':').next().is_some_and(|m| m == package(name) || m.starts_with(&format!("{}.", package(name))));
+            row.1 += gated.iter().filter(|f| own(f)).count();
+            for g in grades.iter().filter(|g| g.library == name && g.python == py.minor) {
+                let (module, qualname) = g.function.split_once(':').unwrap();
+                let found = report["functions"].as_array().unwrap().iter().find(|f| f["module"] == module && f["qualname"] == qualname);
+                let change = found.and_then(|f| {
+                    f["changes"].as_array().unwrap().iter().find(|c| c["kind"] == g.kind.as_str() && c["head_line"].as_u64() == Some(g.head_line))
+                });
+                let gates = gated.contains(&g.function.as_str()) && change.is_some();
+                match (g.real, change) {
+                    (true, None) => failures.push(format!("{name} on {}: the real regression {} {} line {} is no longer reported", py.label, g.function, g.kind, g.head_line)),
+                    (false, Some(_)) if gates => failures.push(format!("{name} on {}: {} line {}, graded not real, gates", py.label, g.function, g.head_line)),
+                    _ => {}
+                }
+                if let Some(c) = change {
+                    let cause = c["cause"].as_str();
+                    let k = match cause {
+                        None => 3,
+                        Some(c) if g.accept.iter().any(|a| a == c) => 0,
+                        Some(c) if GENERIC.contains(&c) => 1,
+                        Some(_) => 2,
+                    };
+                    row.0[k] += 1;
+                    if k == 2 {
+                        failures.push(format!("{name} on {}: {} line {}: cause {cause:?}, right would be {:?}", py.label, g.function, g.head_line, g.accept));
+                    }
+                }
+            }
+            let real_gated = gated.iter().filter(|f| grades.iter().any(|g| g.library == name && g.python == py.minor && g.real && g.function == **f)).count();
+            row.2 += real_gated;
+            row.3 += 1;
+        }
+    }
+    write_doc(&table, grades.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn write_doc(table: &BTreeMap<String, ([usize; 4], usize, usize, usize)>, graded: usize) {
+    let mut doc = String::from(
+        "# Real library upgrades\n\nGenerated by `crates/cli/tests/real_corpus.rs` (do not edit): the ten upgrades of\n`tests/real` (see its README.md), dumped and diffed on each CPython. Graded sites are the\nregressions in each library's own code checked by hand (`tests/real/graded.json`, with `dis`\nrepros in `tests/real/repro/`): *right* when specdiff's cause is one the grading accepts,\n*imprecise* when it is a generic cause (true, naming nothing in the program), *wrong* otherwise,\n*silent* with no cause. Gate precision: of the library functions the gate names, those with a\nregression graded real.\n\n",
+    );
+    doc.push_str(&format!("{graded} graded sites in all.\n\n"));
+    doc.push_str("| CPython | right | imprecise | wrong | silent | library functions gated | of them graded real |\n|---|---|---|---|---|---|---|\n");
+    for (v, (counts, gated, real, _)) in table {
+        doc.push_str(&format!("| {v} | {} | {} | {} | {} | {gated} | {real} |\n", counts[0], counts[1], counts[2], counts[3]));
+    }
+    std::fs::write(repo_root().join("docs/real-corpus.md"), doc).unwrap();
+}

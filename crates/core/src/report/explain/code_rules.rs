@@ -79,6 +79,17 @@ pub(super) fn less_work(f: &Facts) -> Option<(Cause, String)> {
     ))
 }
 
+/// The function assigns a `super()` object to a name (`parent = super()`), as its source shows.
+fn keeps_super(v: &SiteView) -> bool {
+    let file = v.code.file;
+    let last = v.code.instructions.iter().filter_map(|i| i.line).max().unwrap_or(v.code.first_line);
+    (v.code.first_line..=last).filter_map(|l| v.dump.source_line(file, l)).any(|text| {
+        text.split_once('=').is_some_and(|(target, value)| {
+            !target.contains(['(', '=', '!', '<', '>']) && value.trim_start().starts_with("super(")
+        })
+    })
+}
+
 /// `x.a` became `getattr(x, name)`.
 pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
     let subscript = f.base.is_some_and(|b| b.site.tag == SiteTag::Subscr) || f.head.is_some_and(|h| h.site.tag == SiteTag::Subscr);
@@ -90,6 +101,11 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
     let h = f.head?;
     match (f.base.map(|b| b.site.tag), h.site.tag) {
         (Some(SiteTag::SuperAttr), SiteTag::AttrLoad) => {
+            // Only where head keeps a `super()` object in a variable (tomlkit's
+            // `super().__new__(cls, v)` → `int.__new__(cls, v)` keeps none).
+            if !keeps_super(&h) {
+                return None;
+            }
             let version = h.rules.version;
             let rule = match specializes(version, Shape::SuperMethodOneExpression) {
                 Some(true) => format!("; {} specializes `super().attr` only written in one expression (LOAD_SUPER_ATTR)", cpython(version)),

@@ -199,8 +199,26 @@ pub(super) fn float_evidence(_ctx: &ExplainContext, f: &Facts) -> Option<String>
     }
     let before = float_constants(b.dump, b.code);
     let after = float_constants(h.dump, h.code);
-    let (value, line) = after.iter().find(|(r, _)| !before.iter().any(|(o, _)| o == r))?;
-    Some(format!("head adds the float constant {value} at line {line}"))
+    if let Some((value, line)) = after.iter().find(|(r, _)| !before.iter().any(|(o, _)| o == r)) {
+        return Some(format!("head adds the float constant {value} at line {line}"));
+    }
+    // A float passed to this function on a line that calls it by name (`hot(scores, 49.5)`),
+    // in code of the same module, new in head.
+    let passed = |v: &SiteView| -> Vec<(String, u32)> {
+        let name = v.dump.str(v.code.name);
+        let call = format!("{name}(");
+        let module = v.dump.str(v.code.module);
+        v.dump
+            .code
+            .iter()
+            .filter(|c| c.file == v.code.file && v.dump.str(c.module) == module)
+            .flat_map(|c| float_constants(v.dump, c))
+            .filter(|(_, l)| v.dump.source_line(v.code.file, *l).is_some_and(|t| t.contains(&call)))
+            .collect()
+    };
+    let then = passed(&b);
+    let (value, line) = passed(&h).into_iter().find(|(r, _)| !then.iter().any(|(o, _)| o == r))?;
+    Some(format!("head passes the float {value} to `{}` at line {line}", h.dump.str(h.code.name)))
 }
 
 /// One specialization replaced another: each names what the site saw.
@@ -210,7 +228,7 @@ pub(super) fn operand_type(f: &Facts) -> Option<(Cause, String)> {
     }
     let (b, h) = (f.base?, f.head?);
     let (sb, sh) = (saw(&b.op().name)?, saw(&h.op().name)?);
-    if sb == sh {
+    if sb == sh || !same_statement(&b, &h) {
         return None;
     }
     let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());
@@ -271,6 +289,9 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
         // The miss count itself leads the sentence (wording::evidence).
         ChangeKind::Missing => Some((Cause::GuardMisses, guard_words(c.family.as_str()).to_string())),
         ChangeKind::Lost | ChangeKind::BackedOff if c.head_counter.is_some_and(|k| k.failures() > 0) => {
+            // Only a loss of base's specialization says what reaches the site changed: a site
+            // generic on both sides (backed off) had failed in base already (markdown's
+            // `isblocklevel`: 9 failed attempts in base).
             let (b, h) = (f.base?, f.head?);
             if b.rules.version != h.rules.version {
                 let (vb, vh) = (b.rules.version, h.rules.version);
@@ -283,7 +304,9 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
                     ),
                 ));
             }
-            if c.row_kind != RowKind::Same {
+            // A call's callee can be defined differently while its line stays the same (a
+            // parameter added to it): "what reaches it" would not be the whole story.
+            if c.row_kind != RowKind::Same || c.kind != ChangeKind::Lost || matches!(c.family.as_str(), "CALL" | "CALL_KW" | "PRECALL") {
                 return None;
             }
             // "The same" must hold of the text too: alignment pairs sites by their keys, and a
@@ -317,6 +340,28 @@ fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String
         );
     }
     String::new()
+}
+
+/// Whether the two sites' source lines are recognisably one statement: the same text, or at
+/// least half their identifiers and literals shared (Jaccard). Alignment pairs sites by their
+/// keys, so in rewritten code it can pair two different statements (issue 29: packaging's
+/// `canonicalize_version`, dateutil's `_parse_isotime`); rules that read a change of the line as
+/// the cause need it to be the same statement. `false` without both lines.
+pub(super) fn same_statement(b: &SiteView, h: &SiteView) -> bool {
+    let (Some(tb), Some(th)) = (site_text(b), site_text(h)) else { return false };
+    if tb == th {
+        return true;
+    }
+    let words = |t: &str| -> Vec<String> {
+        let mut w: Vec<String> = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_string).collect();
+        w.sort();
+        w.dedup();
+        w
+    };
+    let (wb, wh) = (words(tb), words(th));
+    let common = wb.iter().filter(|w| wh.contains(w)).count();
+    let all = wb.len() + wh.len() - common;
+    all > 0 && common * 2 >= all
 }
 
 /// The trimmed source line of a site, when the dump has it.

@@ -55,6 +55,8 @@ struct Grade {
     accept: Vec<String>,
     /// The grade of specdiff's cause when graded: `right`, `imprecise`, `wrong`, `silent`.
     was: String,
+    /// specdiff's cause when graded.
+    cause_then: Option<String>,
     /// Its function was in the gate's list when graded.
     gated_then: bool,
 }
@@ -73,6 +75,7 @@ fn grades() -> Vec<Grade> {
             real: g["verdict"] == "real",
             accept: g["accept_causes"].as_array().map(|a| a.iter().filter_map(|c| c.as_str().map(str::to_string)).collect()).unwrap_or_default(),
             was: g["grade"].as_str().unwrap_or("").into(),
+            cause_then: g["specdiff_cause"].as_str().map(str::to_string),
             gated_then: g["gated_when_graded"].as_bool().unwrap_or(false),
         })
         .collect()
@@ -139,7 +142,11 @@ fn real_upgrades_are_deterministic_and_keep_their_graded_verdicts() {
                 }
                 if let Some(c) = change {
                     let cause = c["cause"].as_str();
+                    // The cause it was graded with keeps its grade; another is judged by the
+                    // causes the grading accepts.
+                    let graded = ["right", "imprecise", "wrong", "silent"].iter().position(|w| *w == g.was);
                     let k = match cause {
+                        c if c == g.cause_then.as_deref() && graded.is_some() => graded.unwrap(),
                         None => 3,
                         Some(c) if g.accept.iter().any(|a| a == c) => 0,
                         Some(c) if GENERIC.contains(&c) => 1,

@@ -192,10 +192,10 @@ pub(crate) fn call_dropped(b: &SiteView, h: &SiteView) -> bool {
         && calls_on_line(h) < calls_on_line(b)
 }
 
-/// The site's operand is a call's result on both sides (the iterable of a `for`: the call
-/// before `GET_ITER`), and the site's source line is another text in head: the code makes the
-/// operand by another call (`range(len(buf))` → `enumerate(buf)`), and the dumps cannot tell
-/// whether the new code is slower.
+/// Head's operand is a call's result (the iterable of a `for`: the call before `GET_ITER`),
+/// base's was one too or head's line calls more, and the site's source line is another text:
+/// the code makes the operand another way (`range(len(buf))` → `enumerate(buf)`, `value` →
+/// `enumerate(value)`), and the dumps cannot tell whether the new code is slower.
 pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
     fn producer<'d>(v: &SiteView<'d>) -> Option<&'d crate::model::dump::Instruction> {
         let mut at = v.site.start.checked_sub(1)?;
@@ -212,7 +212,14 @@ pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
         v.spec().line.and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
     }
     let (tb, th) = (text(b), text(h));
-    is_call(b, producer(b)) && is_call(h, producer(h)) && tb.is_some() && th.is_some() && tb != th
+    let calls = |v: &SiteView| {
+        let line = v.spec().line;
+        v.code.instructions.iter().filter(|i| i.line == line && is_call(v, Some(i))).count()
+    };
+    // Base's operand was a call's result too, or head's line calls more (sqlglot's `for v in
+    // value` → `for index, v in enumerate(value)`).
+    let remade = is_call(b, producer(b)) || calls(h) > calls(b);
+    is_call(h, producer(h)) && remade && tb.is_some() && th.is_some() && tb != th
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

@@ -51,17 +51,17 @@ pub(super) fn less_work(f: &Facts) -> Option<(Cause, String)> {
         }
         let new: Vec<&String> = now.iter().filter(|n| !then.contains(n)).collect();
         let old: Vec<&String> = then.iter().filter(|n| !now.contains(n)).collect();
-        if new.is_empty() || old.is_empty() {
+        if new.is_empty() {
             return None;
         }
         let join = |v: Vec<&String>| v.into_iter().map(String::as_str).collect::<Vec<_>>().join(", ");
+        let was = if old.is_empty() { String::new() } else { format!(" where it was made by {}", join(old)) };
         return Some((
             Cause::OperandRemade,
             format!(
-                "{} is now made by {} where it was made by {} (`{tb}` → `{th}`): the code changed, and the dumps cannot tell whether the new code is slower ({} where base had {})",
+                "{} is now made by {}{was} (`{tb}` → `{th}`): the code changed, and the dumps cannot tell whether the new code is slower ({} where base had {})",
                 if f.change.family == "FOR_ITER" { "the iterable" } else { "the operand" },
                 join(new),
-                join(old),
                 h.op().name,
                 b.op().name
             ),

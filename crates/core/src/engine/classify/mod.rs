@@ -177,19 +177,9 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
 /// on the line: head no longer makes the value the site works on (`not len(b)` → `not b`,
 /// `x + f(y)` → `x + y`), so it does less work there whatever the site's form.
 pub(crate) fn call_dropped(b: &SiteView, h: &SiteView) -> bool {
-    fn is_call(v: &SiteView, i: &crate::model::dump::Instruction) -> bool {
-        matches!(v.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX")
-    }
-    fn before<'d>(v: &SiteView<'d>) -> Option<&'d crate::model::dump::Instruction> {
-        v.site.start.checked_sub(1).and_then(|i| v.code.instructions.get(i as usize))
-    }
-    let calls_on_line = |v: &SiteView| {
-        let line = v.spec().line;
-        v.code.instructions.iter().filter(|i| i.line == line && is_call(v, i)).count()
-    };
-    before(b).is_some_and(|i| is_call(b, i))
-        && !before(h).is_some_and(|i| is_call(h, i))
-        && calls_on_line(h) < calls_on_line(b)
+    b.before().is_some_and(|i| b.is_call(i))
+        && !h.before().is_some_and(|i| h.is_call(i))
+        && h.calls_on_line() < b.calls_on_line()
 }
 
 /// Head's operand is a call's result (the iterable of a `for`: the call before `GET_ITER`),
@@ -197,29 +187,21 @@ pub(crate) fn call_dropped(b: &SiteView, h: &SiteView) -> bool {
 /// the code makes the operand another way (`range(len(buf))` → `enumerate(buf)`, `value` →
 /// `enumerate(value)`), and the dumps cannot tell whether the new code is slower.
 pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
-    fn producer<'d>(v: &SiteView<'d>) -> Option<&'d crate::model::dump::Instruction> {
-        let mut at = v.site.start.checked_sub(1)?;
-        let fam = |i: u32| v.code.instructions.get(i as usize).map(|x| v.dump.op(x).family.as_str());
-        if matches!(fam(at), Some("GET_ITER" | "GET_AITER")) {
-            at = at.checked_sub(1)?;
-        }
-        v.code.instructions.get(at as usize)
-    }
-    let is_call = |v: &SiteView, i: Option<&crate::model::dump::Instruction>| {
-        i.is_some_and(|i| matches!(v.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX"))
+    // The instruction that made the operand: the one before the site, or before its GET_ITER.
+    let made_by_call = |v: &SiteView| {
+        let producer = match v.before() {
+            Some(i) if matches!(v.dump.op(i).family.as_str(), "GET_ITER" | "GET_AITER") => {
+                v.site.start.checked_sub(2).and_then(|k| v.code.instructions.get(k as usize))
+            }
+            other => other,
+        };
+        producer.is_some_and(|i| v.is_call(i))
     };
-    fn text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
-        v.spec().line.and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
-    }
-    let (tb, th) = (text(b), text(h));
-    let calls = |v: &SiteView| {
-        let line = v.spec().line;
-        v.code.instructions.iter().filter(|i| i.line == line && is_call(v, Some(i))).count()
-    };
+    let (tb, th) = (b.source_text(), h.source_text());
     // Base's operand was a call's result too, or head's line calls more (sqlglot's `for v in
     // value` → `for index, v in enumerate(value)`).
-    let remade = is_call(b, producer(b)) || calls(h) > calls(b);
-    is_call(h, producer(h)) && remade && tb.is_some() && th.is_some() && tb != th
+    let remade = made_by_call(b) || h.calls_on_line() > b.calls_on_line();
+    made_by_call(h) && remade && tb.is_some() && th.is_some() && tb != th
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

@@ -64,6 +64,23 @@ impl<'a> SiteView<'a> {
     pub fn line(&self) -> Option<u32> {
         self.spec().line.or(self.primary().line)
     }
+    /// The trimmed source text of the site's line, when the dump has it.
+    pub fn source_text(&self) -> Option<&'a str> {
+        self.line().and_then(|l| self.dump.source_line(self.code.file, l)).map(str::trim)
+    }
+    /// The instruction right before the site, if any.
+    pub(crate) fn before(&self) -> Option<&'a Instruction> {
+        self.site.start.checked_sub(1).and_then(|i| self.code.instructions.get(i as usize))
+    }
+    /// The calls (of any call family) on the line of the site's specialization.
+    pub(crate) fn calls_on_line(&self) -> usize {
+        let line = self.spec().line;
+        self.code.instructions.iter().filter(|i| i.line == line && self.is_call(i)).count()
+    }
+    /// `i` (an instruction of this code) is a call of any form.
+    pub(crate) fn is_call(&self, i: &Instruction) -> bool {
+        matches!(self.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX")
+    }
     /// Sampler hits on the site's line.
     pub fn hotness(&self) -> u64 {
         let Some(line) = self.line() else { return 0 };

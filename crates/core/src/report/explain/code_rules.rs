@@ -42,7 +42,7 @@ pub(super) fn less_work(f: &Facts) -> Option<(Cause, String)> {
     if f.change.kind != ChangeKind::Changed || !b.specialized() || h.specialized() {
         return None;
     }
-    let (tb, th) = (super::site_rules::site_text(&b)?, super::site_rules::site_text(&h)?);
+    let (tb, th) = (b.source_text()?, h.source_text()?);
     let calls = |line| -> Vec<String> { super::callee_rules::called_names(line).into_iter().map(|(n, _)| format!("`{n}()`")).collect() };
     let (then, now) = (calls(tb), calls(th));
     if !crate::engine::classify::call_dropped(&b, &h) {

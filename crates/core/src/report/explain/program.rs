@@ -268,7 +268,8 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         }
         let name = d.str(i.argrepr).to_string();
         let line = segment.iter().find_map(|s| s.line).or(i.line).unwrap_or(0);
-        if let Some(at) = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME") {
+        let at = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME");
+        if let Some(at) = at {
             // 3.15 adds " + lazy" / " + eager"; the level is the constant two before.
             let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("").to_string();
             let level = at.checked_sub(2).and_then(|l| d.str(segment[l].argrepr).parse::<usize>().ok()).unwrap_or(0);
@@ -277,7 +278,6 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         let from = segment.iter().rev().find(|s| family(d, s) == "IMPORT_FROM").map(|s| d.str(s.argrepr).to_string());
         // `import a.b as c` is IMPORT_NAME a.b (no from-list: None), IMPORT_FROM b: `c` is the
         // module a.b itself.
-        let at = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME");
         let no_fromlist = at.and_then(|a| a.checked_sub(1)).is_some_and(|p| d.str(segment[p].argrepr) == "None");
         if no_fromlist && from.is_some() {
             if let Some(m) = &imported {

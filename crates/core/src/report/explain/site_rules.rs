@@ -311,7 +311,7 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
             }
             // "The same" must hold of the text too: alignment pairs sites by their keys, and a
             // rewritten function can pair two different lines that load the same name.
-            let (tb, th) = (site_text(&b), site_text(&h));
+            let (tb, th) = (b.source_text(), h.source_text());
             if tb.is_none() || tb != th {
                 return None;
             }
@@ -348,7 +348,7 @@ fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String
 /// `canonicalize_version`, dateutil's `_parse_isotime`); rules that read a change of the line as
 /// the cause need it to be the same statement. `false` without both lines.
 pub(super) fn same_statement(b: &SiteView, h: &SiteView) -> bool {
-    let (Some(tb), Some(th)) = (site_text(b), site_text(h)) else { return false };
+    let (Some(tb), Some(th)) = (b.source_text(), h.source_text()) else { return false };
     if tb == th {
         return true;
     }
@@ -362,11 +362,6 @@ pub(super) fn same_statement(b: &SiteView, h: &SiteView) -> bool {
     let common = wb.iter().filter(|w| wh.contains(w)).count();
     let all = wb.len() + wh.len() - common;
     all > 0 && common * 2 >= all
-}
-
-/// The trimmed source line of a site, when the dump has it.
-pub(super) fn site_text<'d>(v: &SiteView<'d>) -> Option<&'d str> {
-    v.line().and_then(|l| v.dump.source_line(v.code.file, l)).map(str::trim)
 }
 
 fn base_saw(b: &SiteView) -> Option<&'static str> {

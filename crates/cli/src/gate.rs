@@ -25,11 +25,7 @@
 //! the report still lists them, and the verdict counts them apart (`import_time`).
 
 use serde::Serialize;
-use specdiff_core::model::CodeKind;
 use specdiff_core::{DiffReport, FunctionDiff};
-
-/// Modules the interpreter runs at startup, before the program (`site` imports the other two).
-const STARTUP_MODULES: [&str; 3] = ["site", "sitecustomize", "usercustomize"];
 
 /// The default `--min-hotness`, in percent of samples.
 pub const DEFAULT_MIN_HOTNESS: f64 = 1.0;
@@ -65,17 +61,10 @@ pub struct GateResult {
     pub import_time: Vec<GateFunction>,
 }
 
-/// True for code that runs at import time: module and class bodies, the interpreter's import
-/// machinery and startup, and functions sampled only inside imports.
+/// True for code that runs at import time ([`specdiff_core::report::import_time`]: the one
+/// definition every output shares).
 pub fn is_import_time(f: &FunctionDiff) -> bool {
-    let h = &f.hotness;
-    let only_inside_imports = h.base_share + h.head_share > 0.0 && h.base_runtime_share + h.head_runtime_share == 0.0;
-    matches!(f.kind, CodeKind::Module | CodeKind::Class)
-        || f.module == "importlib._bootstrap"
-        || f.module == "importlib._bootstrap_external"
-        || f.module.starts_with("<frozen importlib")
-        || STARTUP_MODULES.contains(&f.module.as_str())
-        || only_inside_imports
+    specdiff_core::report::import_time::is_import_time(f.kind, &f.module, &f.hotness)
 }
 
 /// Hotness of `f` in percent over the sampled runs, outside imports; `None` when no run was
@@ -176,6 +165,7 @@ pub fn parse_min_hotness(text: &str) -> Result<f64, String> {
 
 #[cfg(test)]
 mod tests {
+    use specdiff_core::model::CodeKind;
     use super::*;
     use specdiff_core::report::Hotness;
 

@@ -17,7 +17,7 @@ use common::*;
 use serde_json::Value;
 
 /// Rounds of the demo's main loop: enough for the sampler to see the hot functions.
-const ROUNDS: &str = "300";
+const ROUNDS: &str = "1000";
 const GITHUB_LIMIT: usize = 65_536;
 
 /// The demo pair dumped under one interpreter.

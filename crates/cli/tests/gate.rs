@@ -150,8 +150,8 @@ fn one_extra_miss_on_a_hot_specialized_site_does_not_fail_the_gate() {
 #[test]
 fn real_regressions_still_fail_the_gate() {
     for py in versions("real_regressions_still_fail_the_gate") {
-        let b = dump_ok(py, work_dir(), "demo-base", &["examples/demo/base.py", "300"]);
-        dump_ok(py, work_dir(), "demo-head", &["examples/demo/head.py", "300"]);
+        let b = dump_ok(py, work_dir(), "demo-base", &["examples/demo/base.py", "1000"]);
+        dump_ok(py, work_dir(), "demo-head", &["examples/demo/head.py", "1000"]);
         let base = work_dir().join(format!("demo-base-{}.json", py.key));
         let head = work_dir().join(format!("demo-head-{}.json", py.key));
         let (r, code) = gated(&base, &head, &[]);

@@ -1,7 +1,8 @@
 """pyparsing Opt.parseImpl (3.12): `self_expr._parse(...)` LOAD_ATTR_METHOD_WITH_VALUES (base) -> generic (head).
 Records which receiver types reach the site, and whether 3.12 can specialize a method load on them
 (inline values vs a materialized __dict__, probed by a fresh `LOAD_ATTR` site per type).
-usage: python3.12 pyparsing_opt.py /tmp/grade/site/pyparsing-VERSION"""
+usage: python3.12 pyparsing_opt.py .tools/real/site/pyparsing-VERSION"""
+from pathlib import Path
 import sys, runpy, io, contextlib, collections, dis
 sys.path.insert(0, sys.argv[1])
 import pyparsing.core as core
@@ -12,7 +13,7 @@ def wrapped(self, instring, loc, do_actions=True):
     return orig(self, instring, loc, do_actions)
 core.Opt.parseImpl = wrapped
 with contextlib.redirect_stdout(io.StringIO()):
-    runpy.run_path("/tmp/corpus/workloads/pyparsing_work.py", run_name="__main__")
+    runpy.run_path(str(Path(__file__).resolve().parents[1] / "workloads" / "pyparsing_work.py"), run_name="__main__")
 def probe(o):
     def f(x):
         try: x._parse("", 0)

@@ -3,11 +3,12 @@ Shows: Container instances have a materialized __dict__ (attribute loads are LOA
 in both versions), and 3.12 refuses method loads on such instances (SPEC_FAIL ... HAS_MANAGED_DICT):
 every `self.<method>` load in Container is generic in BOTH base and head.  Base's __getitem__
 inlined the lookup (`self._map.get(key)`), head calls `self.item(key)`: different code, mispaired.
-usage: python3.12 tomlkit_getitem.py /tmp/grade/site/tomlkit-0.11.8|0.13.2"""
+usage: python3.12 tomlkit_getitem.py .tools/real/site/tomlkit-0.11.8|0.13.2"""
+from pathlib import Path
 import sys, runpy, dis, io, contextlib
 sys.path.insert(0, sys.argv[1])
 with contextlib.redirect_stdout(io.StringIO()):
-    runpy.run_path("/tmp/corpus/workloads/tomlkit_work.py", run_name="__main__")
+    runpy.run_path(str(Path(__file__).resolve().parents[1] / "workloads" / "tomlkit_work.py"), run_name="__main__")
 from tomlkit.container import Container
 import collections
 c = collections.Counter()

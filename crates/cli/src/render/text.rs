@@ -164,7 +164,7 @@ fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
     facts.push(function_counts(f));
     facts.push(format!("specialized {} → {}", pct(f.specialized_before.share), pct(f.specialized_after.share)));
     let name = inert(&function_name(&f.module, &f.qualname)).into_owned();
-    let name = if f.regressions > 0 { p.red(&name) } else { name };
+    let name = if f.regressions > 0 && !f.import_time { p.red(&name) } else { name };
     let _ = writeln!(out, "\n{}  {}", p.bold(&name), p.dim(&facts.join(" · ")));
     for c in &f.changes {
         change(out, input, f, c, p);

@@ -307,7 +307,9 @@ impl<'a> DiffSession<'a> {
         let added_functions = self.side_refs(Side::Head, added, &mut th, &program, &mut program_total);
         summary.added = added_functions.len() as u32;
         summary.removed = removed_functions.len() as u32;
-        summary.regressions = functions.iter().map(|f: &FunctionDiff| f.regressions).sum();
+        let (import_time, runtime): (Vec<&FunctionDiff>, Vec<&FunctionDiff>) = functions.iter().partition(|f| f.import_time);
+        summary.regressions = runtime.iter().map(|f| f.regressions).sum();
+        summary.import_time_regressions = import_time.iter().map(|f| f.regressions).sum();
         summary.base = tb.total;
         summary.head = th.total;
         summary.families = family_counts(&tb, &th);
@@ -345,11 +347,14 @@ impl<'a> DiffSession<'a> {
         if filtered && pairs.is_empty() && added_functions.is_empty() && removed_functions.is_empty() {
             warnings.push(warning("no_match_for_filters", "no code object matches the function/module filters".into()));
         }
+        // Import-time code after the program's own, each part ranked.
         sort::sort_by(&mut functions, |a, b| {
-            rank_order(
-                (a.score, a.regressions, &a.module, &a.qualname, a.head_first_line),
-                (b.score, b.regressions, &b.module, &b.qualname, b.head_first_line),
-            )
+            a.import_time.cmp(&b.import_time).then_with(|| {
+                rank_order(
+                    (a.score, a.regressions, &a.module, &a.qualname, a.head_first_line),
+                    (b.score, b.regressions, &b.module, &b.qualname, b.head_first_line),
+                )
+            })
         });
         Ok(DiffReport {
             format: REPORT_FORMAT.into(),
@@ -448,11 +453,13 @@ impl<'a> DiffSession<'a> {
         let hotness = Hotness::of(Some((self.base, bc)), Some((self.head, hc)));
         let regressions = c.counts.regressions();
         let n = c.base_sites.len() + c.head_sites.len();
+        let import_time = super::import_time::is_import_time(hc.kind, &module, &hotness);
         FunctionDiff {
             qualname,
             module,
             renamed_from,
             regressions,
+            import_time,
             gains: c.counts.gained,
             changes: c.changes,
             kind: hc.kind,

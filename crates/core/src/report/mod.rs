@@ -3,11 +3,12 @@
 //! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain/`), hotness
 //! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
 //! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
-//! (`stats_diff.rs`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), and the words and number formats every output shares ([`wording`]).
+//! (`stats_diff.rs`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), which code runs at import time and is counted apart ([`import_time`]), and the words and number formats every output shares ([`wording`]).
 
 pub(crate) mod diff;
 pub(crate) mod explain;
 pub(crate) mod identical;
+pub mod import_time;
 pub mod paths;
 pub(crate) mod rows;
 pub(crate) mod sent;

@@ -96,8 +96,12 @@ pub struct RunSummary {
     pub added: u32,
     /// Code objects only in base.
     pub removed: u32,
-    /// Sum of `regressions` over functions.
+    /// Sum of `regressions` over functions that are not import-time code
+    /// ([`crate::report::import_time`]).
     pub regressions: u32,
+    /// Sum of `regressions` over import-time functions: shown, counted apart.
+    #[serde(default)]
+    pub import_time_regressions: u32,
     /// Sites of each kind, over matched functions.
     pub counts: KindCounts,
     /// Specialized share of all (included) base code objects.
@@ -124,6 +128,11 @@ pub struct FunctionDiff {
     pub renamed_from: Option<String>,
     /// `lost` + `missing` + `backed_off` sites.
     pub regressions: u32,
+    /// Import-time code (a module or class body, import machinery, interpreter startup, or
+    /// sampled only inside imports: [`crate::report::import_time`]): listed after the rest,
+    /// its regressions counted apart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub import_time: bool,
     /// `gained` sites.
     pub gains: u32,
     /// Classified sites, in head order (all sites, `unchanged` included, with

@@ -219,9 +219,13 @@ pub fn renamed(f: &FunctionDiff) -> Option<String> {
     f.renamed_from.as_ref().map(|from| format!("renamed from {from}"))
 }
 
-/// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts.
+/// `"1 regression · 1 gained · 1 changed"`: the function's non-zero site counts; import-time
+/// code says so first, and that its regressions are counted apart.
 pub fn function_counts(f: &FunctionDiff) -> String {
     let mut parts = vec![];
+    if f.import_time {
+        parts.push("import time (counted apart)".to_string());
+    }
     if f.regressions > 0 {
         parts.push(count(f.regressions as u64, "regression", "regressions"));
     }
@@ -243,10 +247,12 @@ pub fn function_counts(f: &FunctionDiff) -> String {
 /// `"6 regressions in 4 functions, 1 gain"`: the headline numbers of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Headline {
-    /// Regressed sites.
+    /// Regressed sites, import-time code apart.
     pub regressions: u32,
-    /// Functions with regressions.
+    /// Functions with regressions, import-time code apart.
     pub regressed_functions: usize,
+    /// Regressed sites in import-time code ([`crate::report::import_time`]).
+    pub import_time_regressions: u32,
     /// Gained sites.
     pub gains: u32,
     /// Functions with any changed site.
@@ -258,7 +264,8 @@ impl Headline {
     pub fn of(report: &DiffReport) -> Self {
         Headline {
             regressions: report.summary.regressions,
-            regressed_functions: report.functions.iter().filter(|f| f.regressions > 0).count(),
+            regressed_functions: report.functions.iter().filter(|f| f.regressions > 0 && !f.import_time).count(),
+            import_time_regressions: report.summary.import_time_regressions,
             gains: report.summary.counts.gained,
             changed_functions: report.summary.changed,
         }
@@ -281,13 +288,22 @@ impl Headline {
         if self.gains > 0 {
             s.push_str(&format!(", {}", count(self.gains as u64, "gain", "gains")));
         }
+        if self.import_time_regressions > 0 {
+            s.push_str(&format!(" ({} more at import time)", self.import_time_regressions));
+        }
         s
     }
 }
 
-/// `"(2 lost, 1 missing, 0 backed off)"`: how the regressed sites of a report divide.
+/// `"(2 lost, 1 missing, 0 backed off)"`: how the regressed sites of a report divide, import-time
+/// code apart (like [`Headline`]).
 pub fn regression_kinds(report: &DiffReport) -> String {
-    let c = &report.summary.counts;
+    let mut c = super::types::KindCounts::default();
+    for f in report.functions.iter().filter(|f| !f.import_time) {
+        c.lost += f.counts.lost;
+        c.missing += f.counts.missing;
+        c.backed_off += f.counts.backed_off;
+    }
     format!(
         "({} {}, {} {}, {} {})",
         c.lost,

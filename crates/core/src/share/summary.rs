@@ -87,7 +87,10 @@ impl SharedSummary {
         let (b, h) = (share(int() as u32, int() as u32), share(int() as u32, int() as u32));
         int();
         let families = (0..families).map(|_| FamilyCount { family: text(), base: share(int() as u32, int() as u32), head: share(int() as u32, int() as u32) }).collect();
-        let summary = RunSummary { matched, changed, added, removed, regressions, counts, base: b, head: h, families, similarity };
+        // The note predates the import-time count (links already sent must still open); the
+        // page re-diffs the link's dumps for everything else.
+        let import_time_regressions = 0;
+        let summary = RunSummary { matched, changed, added, removed, regressions, import_time_regressions, counts, base: b, head: h, families, similarity };
         Some(SharedSummary { base, head, summary })
     }
 }

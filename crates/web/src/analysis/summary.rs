@@ -230,9 +230,13 @@ pub fn diff_summary(
         label: "regressions".into(),
         base: None,
         head: None,
-        delta: Some(grouped(s.regressions as u64)),
+        delta: Some(if s.import_time_regressions > 0 {
+            format!("{} (+{} at import time)", grouped(s.regressions as u64), grouped(s.import_time_regressions as u64))
+        } else {
+            grouped(s.regressions as u64)
+        }),
         tone: if s.regressions > 0 { Tone::Bad } else { Tone::Good },
-        tip: Some("lost + missing + backed-off sites over all matched functions".into()),
+        tip: Some("lost + missing + backed-off sites over the matched functions; import-time code (module and class bodies, importlib, site, code run only inside imports) counted apart".into()),
     });
     m.push(metric("samples", grouped(base_run.samples), grouped(head_run.samples), None, Tone::Neutral, TIP_SAMPLES));
     let d = hd.run.duration_s - bd.run.duration_s;
@@ -256,7 +260,7 @@ pub fn diff_summary(
     summary.overview.top = report
         .functions
         .iter()
-        .filter(|f| f.regressions > 0)
+        .filter(|f| f.regressions > 0 && !f.import_time)
         .take(12)
         .map(|f| {
             let first = f.changes.iter().find(|c| c.kind.is_regression()).or(f.changes.first());

@@ -67,6 +67,9 @@ pub enum Cause {
     /// Head's rewritten line makes the site's operand by another call (`range(len(b))` →
     /// `enumerate(b)`): the dumps cannot tell whether that is slower.
     OperandRemade,
+    /// The paired sites name different things (another attribute, global or operator): two
+    /// operations, whose counters are not compared.
+    OtherOperation,
 }
 
 /// What happened to one site.

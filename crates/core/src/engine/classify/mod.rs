@@ -23,9 +23,14 @@
 //!    both forms → `unchanged`: two phases of one cycle. Else base specialized, head not →
 //!    `lost` when head's counter shows the site ran; `minor` when it did not run (enough) in
 //!    head: a workload change, not a lost specialization;
+//! 2b. `modified` rows whose sites name different things (another attribute, global or
+//!    operator): `changed` when either is specialized, unless both have the same form; else
+//!    `unchanged`: two operations, not one in two runs;
 //! 4. same specialization, head's counter shows at least `min_misses` (8) more misses than
 //!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
-//!    → `missing`;
+//!    → `missing` when the sampler saw head re-specialize it more than base beyond its luck
+//!    (rule 5's test), or either run was not sampled; else `minor` (a snapshot of a miss
+//!    counter does not say how many misses there were);
 //! 5. head's churn (re-specializations seen by the sampler: opname flips, or a miss counter
 //!    that went back up) above base's, at least twice it and more than the sampler's luck
 //!    (a one-sided sign test at 5 %) → `churning`;
@@ -115,6 +120,12 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             ChangeKind::Changed
         });
     }
+    if kind == RowKind::Modified && other_operation(b, h) {
+        // Another attribute, global or operator on the paired line (tomlkit's `self._map.get(key)`
+        // → `self.item(key)`): different work, whose counters say nothing about each other.
+        let same_form = sb && sh && b.op().name == h.op().name;
+        return Some(if (sb || sh) && !same_form { ChangeKind::Changed } else { ChangeKind::Unchanged });
+    }
     let (cb, ch) = (b.counter(), h.counter());
     let same = sb && sh && if b.rules.version == h.rules.version {
         b.op().name == h.op().name
@@ -159,9 +170,17 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
             ChangeKind::Changed
         }
     } else if same && base_held && mh >= mb.saturating_add(min) {
-        // Before churning: the counters prove the misses; head's sampled re-specializations
-        // (3.12+ re-specializes in place, so a megamorphic site churns) only add to it.
-        ChangeKind::Missing
+        // The counters prove misses since head's last specialization, but not how many there
+        // were in all: a site that misses a few dozen times in a whole run (a new subclass
+        // passing through, issue 29's packaging) and a megamorphic one show the same snapshot.
+        // Only head's re-specializations, seen by the sampler more often than base's beyond
+        // its luck, prove that the misses go on; without a sampler in either run nothing can
+        // tell, and the site counts as before (the gate says the runs were unsampled).
+        if churns_more || !both_sampled(b, h) {
+            ChangeKind::Missing
+        } else {
+            ChangeKind::Minor
+        }
     } else if churns_more {
         ChangeKind::Churning
     } else if sb && sh && mh > mb {
@@ -202,6 +221,17 @@ pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
     // value` → `for index, v in enumerate(value)`).
     let remade = made_by_call(b) || h.calls_on_line() > b.calls_on_line();
     made_by_call(h) && remade && tb.is_some() && th.is_some() && tb != th
+}
+
+/// The paired sites name different things (an attribute, a global, an operator): the row pairs
+/// two operations, not one operation in two runs.
+pub(crate) fn other_operation(b: &SiteView, h: &SiteView) -> bool {
+    matches!((b.operand(), h.operand()), (Some(x), Some(y)) if x != y)
+}
+
+/// Both runs were sampled, so each side's churn is evidence.
+fn both_sampled(b: &SiteView, h: &SiteView) -> bool {
+    b.dump.run.sampler.samples > 0 && h.dump.run.sampler.samples > 0
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

@@ -19,9 +19,21 @@ fn kind_sampled(
     head: ((&str, u16), u64),
     quickened: bool,
 ) -> Option<ChangeKind> {
+    kind_runs(bv, hv, base, head, quickened, 100)
+}
+
+/// [`kind_sampled`] of two runs of `total` samples each (0: neither run was sampled).
+fn kind_runs(
+    bv: &str,
+    hv: &str,
+    base: ((&str, u16), u64),
+    head: ((&str, u16), u64),
+    quickened: bool,
+    total: u64,
+) -> Option<ChangeKind> {
     let mk = |v: &str, ((op, word), hits): ((&str, u16), u64)| {
         let mut b = DumpBuilder::new(v);
-        b.samples(100);
+        b.samples(total);
         let mut c = b.code("m", "f", 1).ins(op, "x", 1).word(word).samples(hits, &[(1, hits)]);
         if quickened {
             c = c.ins("LOAD_FAST", "y", 1);
@@ -35,12 +47,36 @@ fn kind_sampled(
 
 /// The kind of the first site of each dump's first code object, aligned as the same site.
 fn classify_first_sites(bd: &Dump, hd: &Dump) -> Option<ChangeKind> {
+    classify_first_as(bd, hd, RowKind::Same)
+}
+
+/// [`classify_first_sites`] aligned as a row of `row` kind.
+fn classify_first_as(bd: &Dump, hd: &Dump, row: RowKind) -> Option<ChangeKind> {
     let mut n = Normalizer::new(bd, hd);
     let (bs, hs) = (n.sites(Side::Base, 0)[0], n.sites(Side::Head, 0)[0]);
     fn view(d: &Dump, site: Site) -> SiteView<'_> {
         SiteView { dump: d, code: &d.code[0], site, rules: VersionRules::of(d) }
     }
-    classify(Some(&view(bd, bs)), Some(&view(hd, hs)), RowKind::Same, &ClassifyOptions::default())
+    classify(Some(&view(bd, bs)), Some(&view(hd, hs)), row, &ClassifyOptions::default())
+}
+
+/// Rule 2b: a `modified` row whose sites name different attributes pairs two operations
+/// (tomlkit's `self._map.get(key)` → `self.item(key)`): `changed`, never `lost`. A call whose
+/// argument count changed names nothing, and stays comparable.
+#[test]
+fn sites_naming_different_things_are_not_compared() {
+    let one = |op: &str, name: &str, word: u16| {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.samples(100);
+        b.code("m", "f", 1).ins(op, name, 1).word(word).samples(10, &[(1, 10)]).finish();
+        b.build()
+    };
+    let (hint, generic) = (one("LOAD_ATTR_WITH_HINT", "_map", 832), one("LOAD_ATTR", "item", 34));
+    assert_eq!(classify_first_as(&hint, &generic, RowKind::Modified), Some(ChangeKind::Changed));
+    let (slot, slot_y) = (one("LOAD_ATTR_SLOT", "x", 832), one("LOAD_ATTR_SLOT", "y", spec312(30)));
+    assert_eq!(classify_first_as(&slot, &slot_y, RowKind::Modified), Some(ChangeKind::Unchanged));
+    let (call, call_generic) = (one("CALL_PY_EXACT_ARGS", "", 832), one("CALL", "", 34));
+    assert_eq!(classify_first_as(&call, &call_generic, RowKind::Modified), Some(ChangeKind::Lost));
 }
 
 /// [`kind_across`] on two 3.12 dumps.
@@ -63,10 +99,13 @@ fn kinds_from_opnames_and_counters() {
     assert_eq!(kind(("LOAD_FAST", 0), ("LOAD_FAST", 0), RowKind::Same), None);
 }
 
-/// Rule 7: one more miss on a still-specialized site is `minor`; `min_misses` (8) more is
-/// `missing`, the same on 3.11 (word 53 − misses) and 3.12+ (value 52 − misses).
+/// Rule 4: one more miss on a still-specialized site is `minor`; `min_misses` (8) more is
+/// `missing`, the same on 3.11 (word 53 − misses) and 3.12+ (value 52 − misses). These runs
+/// were not sampled, so the counters are all the evidence there is (see the next test).
 #[test]
 fn misses_regress_only_past_the_threshold() {
+    let kind = |b: (&str, u16), h: (&str, u16), _row: RowKind| kind_runs("3.12.1", "3.12.1", (b, 0), (h, 0), false, 0);
+    let kind_across = |bv: &str, hv: &str, b: (&str, u16), h: (&str, u16), q: bool| kind_runs(bv, hv, (b, 0), (h, 0), q, 0);
     assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(1)), RowKind::Same), Some(ChangeKind::Minor));
     assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(7)), RowKind::Same), Some(ChangeKind::Minor));
     assert_eq!(kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(8)), RowKind::Same), Some(ChangeKind::Missing));
@@ -82,6 +121,20 @@ fn misses_regress_only_past_the_threshold() {
     let x = |h: u16| kind_across("3.11.7", "3.12.1", ("LOAD_ATTR_SLOT", 53), ("LOAD_ATTR_SLOT", spec312(h)), false);
     assert_eq!((x(2), x(30)), (Some(ChangeKind::Minor), Some(ChangeKind::Missing)));
     assert!(ChangeKind::Missing.is_regression() && !ChangeKind::Minor.is_regression());
+}
+
+/// Rule 4 in sampled runs: a snapshot of head's miss counter says how many misses there were
+/// since its last specialization, not in all. A few dozen (packaging 24.2's new `Version`
+/// subclass passing through `Version.__init__` 18 times) and a megamorphic site look alike;
+/// only re-specializations seen beyond the sampler's luck prove that the misses go on.
+#[test]
+fn a_miss_counter_snapshot_gates_only_with_the_samplers_proof() {
+    let sampled = kind(("LOAD_ATTR_SLOT", spec312(0)), ("LOAD_ATTR_SLOT", spec312(30)), RowKind::Same);
+    assert_eq!(sampled, Some(ChangeKind::Minor));
+    // sqlglot's dialect parsers: base 1 miss, head 45 and four re-specializations seen (one
+    // run in 16 sees that by luck).
+    assert_eq!(kind_churned((spec312(1), 0), (spec312(45), 4)), Some(ChangeKind::Minor));
+    assert_eq!(kind_churned((spec312(1), 0), (spec312(45), 5)), Some(ChangeKind::Missing));
 }
 
 /// One side of [`kind_seen`]: the site's opname and counter word, and the sampler's churn
@@ -115,13 +168,14 @@ fn kind_churned((bw, bf): (u16, u32), (hw, hf): (u16, u32)) -> Option<ChangeKind
 /// stays `missing` when the counter proves them.
 #[test]
 fn re_specializations_in_place_tell_a_cycling_site_from_one_that_held() {
-    assert_eq!(kind_churned((spec312(2), 0), (spec312(35), 0)), Some(ChangeKind::Missing));
+    assert_eq!(kind_churned((spec312(2), 0), (spec312(35), 0)), Some(ChangeKind::Minor));
+    assert_eq!(kind_churned((spec312(2), 0), (spec312(35), 6)), Some(ChangeKind::Missing));
     assert_eq!(kind_churned((spec312(2), 3), (spec312(35), 3)), Some(ChangeKind::Minor));
     assert_eq!(kind_churned((spec312(2), 1), (spec312(35), 0)), Some(ChangeKind::Minor));
     assert_eq!(kind_churned((spec312(0), 0), (spec312(3), 5)), Some(ChangeKind::Churning));
     // Four flips seen where base showed none: one run in 16 does that by luck alone.
     assert_eq!(kind_churned((spec312(0), 0), (spec312(3), 4)), Some(ChangeKind::Minor));
-    assert_eq!(kind_churned((spec312(0), 0), (spec312(30), 4)), Some(ChangeKind::Missing));
+    assert_eq!(kind_churned((spec312(0), 0), (spec312(30), 4)), Some(ChangeKind::Minor));
     assert_eq!(kind_churned((spec312(0), 2), (spec312(0), 2)), Some(ChangeKind::Unchanged));
     // Churning in both runs: more in head only at twice base's count (sampled counts vary).
     assert_eq!(kind_churned((spec312(0), 1086), (spec312(0), 1123)), Some(ChangeKind::Unchanged));

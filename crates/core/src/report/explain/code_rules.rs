@@ -5,6 +5,7 @@
 use crate::cpython::counters::CounterState;
 use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::normalize::{key_family, SiteTag};
+use crate::engine::align::RowKind;
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 use crate::engine::matching::identity;
 
@@ -32,6 +33,24 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
         _ => return None,
     };
     Some((Cause::NotRun, why))
+}
+
+/// A `modified` row pairing sites that name different things (classified `changed` or
+/// `unchanged`: [`crate::engine::classify::other_operation`]): say what each side does, and that
+/// their counters are not compared.
+pub(super) fn other_operation(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    if f.change.kind != ChangeKind::Changed || f.change.row_kind != RowKind::Modified || !crate::engine::classify::other_operation(&b, &h) {
+        return None;
+    }
+    let (ob, oh) = (b.operand()?, h.operand()?);
+    let what = match h.family() {
+        "LOAD_GLOBAL" | "LOAD_NAME" => "global",
+        "BINARY_OP" | "COMPARE_OP" | "CONTAINS_OP" => "operator",
+        _ if h.site.tag.is_attribute_access() => "attribute",
+        _ => "operand",
+    };
+    Some((Cause::OtherOperation, format!("another operation: head's site uses the {what} `{oh}` where base's used `{ob}`, so their counters are not compared")))
 }
 
 /// Head's line no longer calls what made the site's operand (classified `changed`, not lost:
@@ -175,6 +194,22 @@ fn subscript_call(f: &Facts) -> Option<(Cause, String)> {
     Some((Cause::SubscriptCall, why))
 }
 
+/// The two sites' lines call the same names (`f(`, `.m(`), as far as their source shows: a
+/// paired call whose line calls other things is another call, whatever its form (issue 29:
+/// sqlglot's `self.sql(…)` paired with `self.maybe_comment(op, comments=…)`).
+fn same_calls(b: &SiteView, h: &SiteView) -> bool {
+    fn names<'a>(v: &SiteView<'a>) -> Option<Vec<&'a str>> {
+        let mut n: Vec<&str> = super::callee_rules::called_names(v.source_text()?).into_iter().map(|(n, _)| n).collect();
+        n.sort_unstable();
+        n.dedup();
+        Some(n)
+    }
+    match (names(b), names(h)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    }
+}
+
 /// A call's form changed with its arguments: keyword arguments (`CALL_KW` on 3.13+,
 /// `KW_NAMES` before) or `*args`/`**kwargs` (`CALL_FUNCTION_EX`), added or removed.
 pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
@@ -183,7 +218,7 @@ pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
     }
     let (b, h) = (f.base?, f.head?);
     let (fb, fh) = (call_form_of(&b)?, call_form_of(&h)?);
-    if fb == fh {
+    if fb == fh || !same_calls(&b, &h) {
         return None;
     }
     let version = h.rules.version;

@@ -21,6 +21,7 @@ use crate::engine::classify::Cause;
 /// The first rule that recognizes the change's cause.
 pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     code_rules::not_run(f)
+        .or_else(|| code_rules::other_operation(f))
         .or_else(|| code_rules::less_work(f))
         .or_else(|| code_rules::getattr_call(f))
         .or_else(|| code_rules::call_form(f))

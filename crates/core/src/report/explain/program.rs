@@ -302,8 +302,17 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         let make = segment.iter().position(|s| family(d, s) == "MAKE_FUNCTION");
         let code = segment.iter().rev().find_map(|s| code_const_name(d.str(s.argrepr)));
         let child = code.and_then(|n| child_named(d, index, n));
+        // A `def name` or `class name` makes a code object of that name; `name = lambda …` makes
+        // the value itself. A function made inside another value (`FUNCTIONS = {…, "X": lambda
+        // args: …}`, sqlglot's dialect tables) leaves the store a plain value: issue 29 saw such
+        // a dict described as "a method decorated with `@PROPERTY_PARSERS.pop`".
+        let defines = |m: usize| {
+            code == Some(name.as_str())
+                || (code == Some("<lambda>")
+                    && segment[m + 1..].iter().all(|s| !matches!(family(d, s).as_ref(), "CALL" | "PRECALL" | "BUILD_MAP" | "BUILD_LIST" | "BUILD_TUPLE" | "BUILD_SET" | "DICT_UPDATE" | "DICT_MERGE" | "LIST_EXTEND" | "MAP_ADD")))
+        };
         let kind = match (make, code) {
-            (Some(m), Some(_)) => {
+            (Some(m), Some(_)) if defines(m) || segment.iter().any(|s| family(d, s) == "LOAD_BUILD_CLASS") => {
                 let class = segment.iter().any(|s| family(d, s) == "LOAD_BUILD_CLASS");
                 if class {
                     DefKind::Class { metaclass: metaclass(d, &segment), bases: class_bases(d, &segment) }

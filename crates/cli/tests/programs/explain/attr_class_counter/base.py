@@ -18,5 +18,5 @@ def hot(shapes):
 
 
 SHAPES = [Shape(i, i % 4 + 1) for i in range(300)]
-for _ in range(152):
+for _ in range(4560):
     hot(SHAPES)

@@ -61,12 +61,6 @@ pub struct GateResult {
     pub import_time: Vec<GateFunction>,
 }
 
-/// True for code that runs at import time ([`specdiff_core::report::import_time`]: the one
-/// definition every output shares).
-pub fn is_import_time(f: &FunctionDiff) -> bool {
-    specdiff_core::report::import_time::is_import_time(f.kind, &f.module, &f.hotness)
-}
-
 /// Hotness of `f` in percent over the sampled runs, outside imports; `None` when no run was
 /// sampled.
 pub fn hotness_percent(report: &DiffReport, f: &FunctionDiff) -> Option<f64> {
@@ -142,7 +136,8 @@ pub fn evaluate(report: &DiffReport, min_hotness: f64, import_time: bool) -> Gat
         let (hotness, hotness_floor) = (hotness_percent(report, f), hotness_floor_percent(report, f));
         let function = format!("{}:{}", f.module, f.qualname);
         let entry = GateFunction { function, regressions: f.regressions, hotness, hotness_floor };
-        if !import_time && is_import_time(f) {
+        // The report's flag: the one definition every output shares (`report/import_time.rs`).
+        if !import_time && f.import_time {
             skipped.push(entry);
             continue;
         }
@@ -176,26 +171,24 @@ mod tests {
         report.head.samples = 100;
         let mut f = report.functions.iter().find(|f| f.kind == CodeKind::Function).unwrap().clone();
         f.module = "enum".into();
-        // 5 % of the samples, all inside an import: import-time code, not counted.
+        // 5 % of which 2 % outside imports: a function like any other, 2 % hot (which code is
+        // import time is `specdiff_core::report::import_time`'s, tested there).
         f.hotness = Hotness { base_samples: 5, head_samples: 5, base_share: 0.05, head_share: 0.05, ..Hotness::default() };
-        assert!(is_import_time(&f));
-        // 5 % of which 2 % outside imports: a function like any other, 2 % hot.
         f.hotness.head_runtime_share = 0.02;
-        assert!(!is_import_time(&f));
         assert_eq!(hotness_percent(&report, &f), Some(2.0));
-        // Never sampled: nothing says it ran only inside imports.
-        f.hotness = Hotness::default();
-        assert!(!is_import_time(&f));
     }
 
     #[test]
-    fn interpreter_startup_is_import_time() {
-        let report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
-        let mut f = report.functions.iter().find(|f| f.kind == CodeKind::Function).unwrap().clone();
-        for (module, startup) in [("site", true), ("sitecustomize", true), ("usercustomize", true), ("sites", false), ("mysite.site", false)] {
-            f.module = module.into();
-            assert_eq!(is_import_time(&f), startup, "{module}");
-        }
+    fn the_gate_counts_import_time_functions_apart() {
+        let mut report: DiffReport = serde_json::from_str(include_str!("../tests/golden/demo-3.12.json")).unwrap();
+        report.functions.retain(|f| f.regressions > 0);
+        let all = report.functions.len();
+        assert!(all > 0);
+        report.functions[0].import_time = true;
+        let g = evaluate(&report, 0.0, false);
+        assert_eq!((g.hot.len(), g.import_time.len()), (all - 1, 1));
+        // `--gate-import-time` counts it.
+        assert_eq!(evaluate(&report, 0.0, true).hot.len(), all);
     }
 
     #[test]

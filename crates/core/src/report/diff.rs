@@ -307,9 +307,9 @@ impl<'a> DiffSession<'a> {
         let added_functions = self.side_refs(Side::Head, added, &mut th, &program, &mut program_total);
         summary.added = added_functions.len() as u32;
         summary.removed = removed_functions.len() as u32;
-        let (import_time, runtime): (Vec<&FunctionDiff>, Vec<&FunctionDiff>) = functions.iter().partition(|f| f.import_time);
-        summary.regressions = runtime.iter().map(|f| f.regressions).sum();
-        summary.import_time_regressions = import_time.iter().map(|f| f.regressions).sum();
+        for f in &functions {
+            *if f.import_time { &mut summary.import_time_regressions } else { &mut summary.regressions } += f.regressions;
+        }
         summary.base = tb.total;
         summary.head = th.total;
         summary.families = family_counts(&tb, &th);

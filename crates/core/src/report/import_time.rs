@@ -40,11 +40,15 @@ mod tests {
         assert!(is_import_time(CodeKind::Class, "app", &none));
         assert!(is_import_time(CodeKind::Function, "importlib._bootstrap", &none));
         assert!(is_import_time(CodeKind::Function, "<frozen importlib._bootstrap_external>", &none));
-        assert!(is_import_time(CodeKind::Function, "site", &none));
+        for (module, startup) in [("site", true), ("sitecustomize", true), ("usercustomize", true), ("sites", false), ("mysite.site", false)] {
+            assert_eq!(is_import_time(CodeKind::Function, module, &none), startup, "{module}");
+        }
         assert!(!is_import_time(CodeKind::Function, "app", &none), "never sampled: nothing says import");
-        let inside = Hotness { head_share: 0.05, ..Hotness::default() };
+        // 5 % of the samples, all inside an import: import-time code, not counted.
+        let inside = Hotness { base_samples: 5, head_samples: 5, base_share: 0.05, head_share: 0.05, ..Hotness::default() };
         assert!(is_import_time(CodeKind::Function, "enum", &inside));
-        let outside = Hotness { head_share: 0.05, head_runtime_share: 0.01, ..Hotness::default() };
+        // 5 % of which 2 % outside imports: a function like any other.
+        let outside = Hotness { head_runtime_share: 0.02, ..inside };
         assert!(!is_import_time(CodeKind::Function, "enum", &outside));
     }
 }

@@ -300,9 +300,7 @@ impl Headline {
 pub fn regression_kinds(report: &DiffReport) -> String {
     let mut c = super::types::KindCounts::default();
     for f in report.functions.iter().filter(|f| !f.import_time) {
-        c.lost += f.counts.lost;
-        c.missing += f.counts.missing;
-        c.backed_off += f.counts.backed_off;
+        c.merge(&f.counts);
     }
     format!(
         "({} {}, {} {}, {} {})",

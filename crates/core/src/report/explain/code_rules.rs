@@ -154,7 +154,10 @@ pub(super) fn getattr_call(f: &Facts) -> Option<(Cause, String)> {
                 format!("the attribute store `.{attr} = …` became {call}; a call is not specialized like an attribute store"),
             ));
         }
-        _ => {}
+        // Only a call of the builtin `getattr` is one (issue 29: a 3.13 `CALL_KW` paired with
+        // base's `args.get("cube", [])` was "a getattr() call with the constant name ('key',)").
+        (_, SiteTag::GetattrCall) => {}
+        _ => return None,
     }
     let i = f.head_index?;
     let prev = f.head_sites.get(i.checked_sub(1)?)?;
@@ -288,7 +291,9 @@ pub(super) fn moved_into_comprehension(ctx: &ExplainContext, f: &Facts) -> Optio
             return None;
         }
         let line = h.line()?;
-        let (name, _, _) = children.iter().find(|(_, l, _)| *l == line)?;
+        // A lambda on the line is no loop the call runs (issue 29: sqlglot's
+        // `expression.walk(prune=lambda n: …)` read as "the loop moved into `<lambda>`").
+        let (name, _, _) = children.iter().find(|(n, l, _)| *l == line && !n.ends_with("<lambda>"))?;
         let why = format!("the loop moved into `{name}` (line {line}), a separate code object added in head; this call now runs it (or consumes it), and the calls that were here are inside it");
         return Some((Cause::MovedIntoComprehension, why));
     }

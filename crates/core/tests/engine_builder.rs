@@ -75,10 +75,17 @@ fn missing_needs_more_misses_than_base() {
         let c = diff(&fresh, &missed);
         assert_eq!(only_change(&c).kind, ChangeKind::Missing, "{version}");
         assert_eq!(only_change(&c).head_counter.unwrap().misses(), 10, "{version}");
-        // Sampled runs where the sampler never saw head re-specialize: the snapshot alone
-        // does not prove that the misses go on.
-        let (fresh_s, missed_s) = (one(version, |c| c.ins("LOAD_ATTR_SLOT", "x", 4)), one(version, |c| c.ins("LOAD_ATTR_SLOT", "x", 4).misses(10)));
+        // Sampled runs where the sampler could have looked at `f` often enough (10 samples)
+        // and never saw head re-specialize: the snapshot alone does not prove that the misses
+        // go on.
+        let fresh_s = sampled(version, 10, |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+        let missed_s = sampled(version, 10, |c| c.ins("LOAD_ATTR_SLOT", "x", 4).misses(10));
         assert_eq!(only_change(&diff(&fresh_s, &missed_s)).kind, ChangeKind::Minor, "{version}");
+        // Sampled, but the runs took 2 samples: too few looks to prove anything either way.
+        let (mut fresh_2, mut missed_2) = (fresh_s.clone(), missed_s.clone());
+        fresh_2.run.sampler.samples = 2;
+        missed_2.run.sampler.samples = 2;
+        assert_eq!(only_change(&diff(&fresh_2, &missed_2)).kind, ChangeKind::Missing, "{version}");
         assert!(diff(&missed, &missed).is_empty(), "{version}");
         assert!(diff(&missed, &fresh).is_empty(), "fewer misses is not a regression ({version})");
     }

@@ -64,17 +64,11 @@ fn demo_mixed_shapes_make_the_method_site_megamorphic() {
         let (_, _, r) = pair("demo", "base", "head", v);
         let f = func(&r, "total_area");
         let c = change(f, |c| c.operand.as_deref() == Some("area"));
-        // 3.11 drops the specialization after 53 misses; 3.12+ re-specializes and keeps
-        // missing. These recorded runs are short (the site's line sampled once or twice) and
-        // the sampler never saw head re-specialize, so 3.12+'s snapshot of misses is all the
-        // evidence: `minor`, not a regression (classification rule 8).
-        if v != "3.11" {
-            assert_eq!(c.kind, ChangeKind::Minor, "{v}");
-            assert!(c.head_counter.is_some_and(|k| k.misses() >= 8) && c.head_churn.is_none(), "{v}: {c:#?}");
-            assert_eq!(f.changes.iter().filter(|c| c.kind.is_regression()).count() as u32, f.regressions, "{v}");
-            continue;
-        }
-        assert_eq!(c.kind, ChangeKind::Lost, "{v}");
+        // 3.11 drops the specialization after 53 misses; 3.12+ re-specializes and keeps missing.
+        // These recorded runs are short (the function sampled a few times): the sampler could
+        // not have proven the re-specializations, so the counters are the evidence.
+        let expected = if v == "3.11" { ChangeKind::Lost } else { ChangeKind::Missing };
+        assert_eq!(c.kind, expected, "{v}");
         assert!(matches!(c.family.as_str(), "LOAD_ATTR" | "LOAD_METHOD"), "{v}");
         // Only what the counters prove: 3.11's lost site failed to specialize again in
         // unchanged code (what reaches it changed), 3.12+'s guard keeps failing.

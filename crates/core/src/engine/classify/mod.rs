@@ -29,8 +29,9 @@
 //! 4. same specialization, head's counter shows at least `min_misses` (8) more misses than
 //!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
 //!    → `missing` when the sampler saw head re-specialize it more than base beyond its luck
-//!    (rule 5's test), or either run was not sampled; else `minor` (a snapshot of a miss
-//!    counter does not say how many misses there were);
+//!    (rule 5's test), or could not have seen that (a run unsampled, or head's too short for
+//!    enough looks); else `minor` (a snapshot of a miss counter does not say how many misses
+//!    there were);
 //! 5. head's churn (re-specializations seen by the sampler: opname flips, or a miss counter
 //!    that went back up) above base's, at least twice it and more than the sampler's luck
 //!    (a one-sided sign test at 5 %) → `churning`;
@@ -174,9 +175,10 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         // were in all: a site that misses a few dozen times in a whole run (a new subclass
         // passing through, issue 29's packaging) and a megamorphic one show the same snapshot.
         // Only head's re-specializations, seen by the sampler more often than base's beyond
-        // its luck, prove that the misses go on; without a sampler in either run nothing can
-        // tell, and the site counts as before (the gate says the runs were unsampled).
-        if churns_more || !both_sampled(b, h) {
+        // its luck, prove that the misses go on. Where the sampler could not have seen that
+        // many (no sampler, or too few looks at the function) nothing can tell, and the
+        // counters count as before (the gate says when the runs were unsampled).
+        if churns_more || !could_prove(b, h, fb) {
             ChangeKind::Missing
         } else {
             ChangeKind::Minor
@@ -229,9 +231,23 @@ pub(crate) fn other_operation(b: &SiteView, h: &SiteView) -> bool {
     matches!((b.operand(), h.operand()), (Some(x), Some(y)) if x != y)
 }
 
-/// Both runs were sampled, so each side's churn is evidence.
-fn both_sampled(b: &SiteView, h: &SiteView) -> bool {
-    b.dump.run.sampler.samples > 0 && h.dump.run.sampler.samples > 0
+/// How often the harness's sampler looks at one code object's opcodes for churn, at most
+/// (`CHURN_EVERY_S` in `harness.py`), in seconds.
+const CHURN_LOOK_EVERY_S: f64 = 0.010;
+
+/// Whether the sampler could have proven head's re-specializations against base's `fb`: both
+/// runs were sampled, and head's run was long enough that, had every look the sampler could take
+/// at one function seen a flip, the flips would beat its luck (rule 5's test). It looks only when
+/// it takes a sample, and at one code object at most every 10 ms, so a run of 24 ms (pyodide's 4
+/// signals, a short recorded demo) can prove nothing either way, and its counters are the
+/// evidence. In a longer run a function the sampler rarely or never found is cold: what its
+/// snapshot shows is not worth a regression (typing's and enum's internals, run once at
+/// start-up, showed 14–48 misses in real upgrades).
+fn could_prove(b: &SiteView, h: &SiteView, fb: u32) -> bool {
+    let run = &h.dump.run;
+    let by_time = (run.duration_s / CHURN_LOOK_EVERY_S).max(0.0).min(f64::from(u32::MAX)) as u64 + 1;
+    let looks = u32::try_from(run.sampler.samples.min(by_time)).unwrap_or(u32::MAX);
+    b.dump.run.sampler.samples > 0 && run.sampler.samples > 0 && more_than_chance(fb, looks)
 }
 
 /// Both runs were seen re-specializing through the form the other run's snapshot shows: the

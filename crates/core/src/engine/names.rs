@@ -7,8 +7,10 @@
 //! `__qualname__` their functions carry, `Point.__init__` for a dataclass's exec'd
 //! `__create_fn__.<locals>.__init__`; else the qualname); those still sharing a name get the
 //! place they were made, `make.<locals>.<lambda>@12:8` (`made_at`, else `@first_line` for
-//! dumps without it); those still alike (the same `exec`'d text run twice) are numbered in dump
-//! order, `f#1`, `f#2` (the harness writes code in a stable order, see `docs/dump-format.md`).
+//! dumps without it); those still alike (`exec`'d functions) get their `body` in hex, `f#9ac3`,
+//! and a same-bodied twin `f#9ac3~2` after the busiest, so that a twin one run's dump lacks
+//! renames no other; dumps without `body` number them in dump order, `f#1`, `f#2` (the harness
+//! writes code in a stable order, see `docs/dump-format.md`).
 //! Names depend only on the dump, so a name is the same in every output of it and in every run
 //! of the same program.
 
@@ -60,9 +62,11 @@ impl CodeNames {
                     })
                     .collect();
                 for (k, (&i, label)) in same.iter().zip(&labels).enumerate() {
-                    let twins = labels.iter().filter(|l| *l == label).count();
-                    names[i as usize] = Some(if twins == 1 {
+                    let twins: Vec<u32> = same.iter().zip(&labels).filter(|(_, l)| *l == label).map(|(&j, _)| j).collect();
+                    names[i as usize] = Some(if twins.len() == 1 {
                         label.clone()
+                    } else if let Some(tag) = twin_tag(dump, &twins, i) {
+                        format!("{owner}#{tag}")
                     } else {
                         let n = labels[..k].iter().filter(|l| *l == label).count() + 1;
                         format!("{owner}#{n}")
@@ -80,6 +84,37 @@ impl CodeNames {
             None => dump.str(dump.code[code as usize].qualname),
         }
     }
+}
+
+/// What tells code object `i` apart from its `twins` (itself among them; same module, owner and
+/// place made) when every one has a `body`: its body as hex, 4 digits unless two bodies share
+/// them, and for bodies alike (the same `exec`'d text run twice), `~2`, `~3` after the busiest.
+/// A tag that depends on nothing but the code itself and its same-bodied twins, so that a twin
+/// present in one run and not in the next (a function that ran once, which the harness only
+/// sometimes sees) renames none of the others.
+fn twin_tag(dump: &Dump, twins: &[u32], i: u32) -> Option<String> {
+    let body = |j: u32| dump.code[j as usize].body;
+    let mine = body(i)?;
+    let bodies: Vec<u32> = twins.iter().map(|&j| body(j)).collect::<Option<_>>()?;
+    let short = |b: u32| b >> 16;
+    let hex = if bodies.iter().any(|&b| b != mine && short(b) == short(mine)) {
+        format!("{mine:08x}")
+    } else {
+        format!("{:04x}", short(mine))
+    };
+    // Same body: the one that did most first (specialized instructions, then samples), then
+    // dump order, which for code alike in all else is the order of what it did.
+    let busy = |j: u32| {
+        let c = &dump.code[j as usize];
+        let specialized = c.instructions.iter().filter(|ins| dump.op(ins).specialized).count();
+        (std::cmp::Reverse(specialized), std::cmp::Reverse(c.samples.1), j)
+    };
+    let mut alike: Vec<u32> = twins.iter().copied().filter(|&j| body(j) == Some(mine)).collect();
+    alike.sort_by_key(|&j| busy(j));
+    Some(match alike.iter().position(|&j| j == i) {
+        Some(0) | None => hex,
+        Some(n) => format!("{hex}~{}", n + 1),
+    })
 }
 
 #[cfg(test)]
@@ -112,5 +147,32 @@ mod tests {
             all,
             ["f", "make.<locals>.<lambda>@12:8", "make.<locals>.<lambda>@12:30", "Point.__init__", "Size.__init__", "g#1", "g#2", "g@5", "total"]
         );
+    }
+
+    /// `exec`'d twins (same name, same place made) are told apart by their bodies, and the
+    /// busiest of a same-bodied pair keeps the plain tag: a cold twin that one run's dump has
+    /// and the next one's lacks renames no other code object (the 3.11 CI run that paired `f#3`
+    /// with `f#4`).
+    #[test]
+    fn exec_twins_keep_their_names_when_a_cold_twin_comes_and_goes() {
+        let names_of = |with_cold: bool| {
+            let mut b = DumpBuilder::new("3.12.1");
+            b.code("m", "f", 1).ins("BINARY_OP", "+", 1).finish();
+            b.code("m", "f", 1).ins("BINARY_OP_MULTIPLY_FLOAT", "*", 1).finish();
+            b.code("m", "f", 1).ins("BINARY_OP_ADD_INT", "+", 1).finish();
+            b.code("m", "f", 1).ins("BINARY_OP_ADD_UNICODE", "+", 1).finish();
+            let mut d = b.build();
+            for (c, body) in d.code.iter_mut().zip([0xa1b2_0001, 0x77c0_0002, 0xa1b2_0001, 0xa1b2_0003]) {
+                c.made_at = Some((1, 0));
+                c.body = Some(body);
+            }
+            if !with_cold {
+                d.code.remove(0);
+            }
+            let names = CodeNames::of(&d);
+            (0..d.code.len() as u32).map(|i| names.name(&d, i).to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(names_of(true), ["f#a1b20001~2", "f#77c0", "f#a1b20001", "f#a1b20003"]);
+        assert_eq!(names_of(false), ["f#77c0", "f#a1b20001", "f#a1b20003"]);
     }
 }

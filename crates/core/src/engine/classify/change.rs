@@ -49,6 +49,9 @@ pub enum Cause {
     CalleeChanged,
     /// The called class gained or lost a metaclass.
     Metaclass,
+    /// The class attribute a load finds holds a value of a mutable type (an instance of a
+    /// Python class, a class made by a Python metaclass) in head only.
+    ClassAttrType,
     /// The call passes another number of arguments, and its form was made for an exact one.
     ArgCount,
     /// The operand's type changed from one specialized type to another.

@@ -20,7 +20,7 @@
 //!    versions: `minor` when either side is specialized (which forms a version specializes
 //!    is the interpreter's doing), else `unchanged`; in one version, rule 1 or the rules below;
 //! 3. the snapshots differ (lost, gained, changed) but the sampler saw both runs flip through
-//!    both forms → `unchanged`: two phases of one cycle. Else base specialized, head not →
+//!    both forms, each at least twice → `unchanged`: two phases of one cycle. Else base specialized, head not →
 //!    `lost` when head's counter shows the site ran; `minor` when it did not run (enough) in
 //!    head: a workload change, not a lost specialization;
 //! 2b. `modified` rows whose sites name different things (another attribute, global or
@@ -254,10 +254,14 @@ fn could_prove(b: &SiteView, h: &SiteView, fb: u32) -> bool {
 /// two snapshots are two phases of one behaviour, not a change. (In the pyparsing bump,
 /// `_parseNoCache`'s `self.debug` flips between `LOAD_ATTR_INSTANCE_VALUE` and
 /// `LOAD_ATTR_WITH_HINT` thousands of times in both versions, and each snapshot caught one.)
+/// A side seen flipping once went from its first form to its last and stayed: warm-up, or a
+/// loss that lasted, not a cycle (pyparsing 3.2's `self_expr._parse` on 3.12 went from
+/// `LOAD_ATTR_METHOD_WITH_VALUES` to `LOAD_ATTR` once and backed off, while base, on a busy
+/// machine, was seen deoptimizing and re-specializing 4 times).
 fn same_cycle(b: &SiteView, cb: Option<&ChurnInfo>, h: &SiteView, ch: Option<&ChurnInfo>) -> bool {
     let (Some(cb), Some(ch)) = (cb, ch) else { return false };
     let (ob, oh) = (&b.op().name, &h.op().name);
-    cb.effective_flips > 0 && ch.effective_flips > 0 && cb.seen.contains(oh) && ch.seen.contains(ob)
+    cb.effective_flips >= 2 && ch.effective_flips >= 2 && cb.seen.contains(oh) && ch.seen.contains(ob)
 }
 
 /// Whether head's `fh` re-specializations seen, against base's `fb`, are more than the

@@ -1099,6 +1099,7 @@ class Found:
         self.func_codes = set()  # ids of code of live function objects
         self.func_qualnames = {} # id -> {__qualname__ of each live function using the code}
         self.classes = set()     # (module, qualname) of live classes
+        self.class_objs = []     # the live classes themselves (class_table)
 
 
 def find_codes(roots):
@@ -1134,6 +1135,7 @@ def find_codes(roots):
         elif isinstance(obj, type):
             try:
                 found.classes.add((obj.__module__, obj.__qualname__))
+                found.class_objs.append(obj)
             except Exception:
                 pass
     codes = found.codes
@@ -1973,6 +1975,57 @@ class Timer:
             self.t = now
 
 
+IMMUTABLETYPE = 1 << 8   # Py_TPFLAGS_IMMUTABLETYPE
+
+
+def _type_name(t):
+    return "%s:%s" % (type.__dict__["__module__"].__get__(t), type.__dict__["__qualname__"].__get__(t))
+
+
+def _own_class(cls):
+    """A class the harness itself defines (the program's classes share its `__main__`)."""
+    for v in type.__dict__["__dict__"].__get__(cls).values():
+        code = getattr(v, "__code__", None) if type(v) is FunctionType else None
+        if code is not None and code.co_filename in (SELF_FILE, PROBE_FILE):
+            return True
+    return False
+
+
+def class_table(found, modules):
+    """The `classes` table (docs/dump-format.md): every live class of a module the dump holds
+    code of whose attribute lookup finds a value of a mutable type (an instance of a Python
+    class, a class made by a Python metaclass), which CPython's specializer refuses to cache
+    for any attribute load that finds it (analyze_descriptor: MUTABLE). Read through `type`'s
+    own descriptors, so that no metaclass property or `__getattr__` runs."""
+    out = []
+    mro_of, dict_of = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
+    for cls in found.class_objs:
+        try:
+            mod = type.__dict__["__module__"].__get__(cls)
+            if type(mod) is not str or mod not in modules or _own_class(cls):
+                continue
+            mro = mro_of(cls)
+            found_at = {}
+            for k in mro:
+                if k is object:
+                    continue
+                for name, v in dict_of(k).items():
+                    if type(name) is str and name not in found_at:
+                        found_at[name] = v
+            mutable = sorted([n, _type_name(type(v)), isinstance(v, type)]
+                             for n, v in found_at.items() if not type(v).__flags__ & IMMUTABLETYPE)
+            if not mutable:
+                continue
+            meta = [_type_name(k) for k in mro_of(type(cls)) if k is not type and k is not object]
+            out.append({"class": _type_name(cls),
+                        "mro": [_type_name(k) for k in mro[1:] if k is not object],
+                        "meta": meta, "mutable": mutable})
+        except Exception:
+            continue
+    out.sort(key=lambda e: (e["class"], e["mro"], e["meta"], e["mutable"]))
+    return out
+
+
 def make_dump(opts, run, sampler, main_code, timer):
     """The dump document, and the raw code the CLI finishes it with (finish_entries)."""
     exec_codes = [c for c in _EXEC_CODES if type(c) is CodeType]
@@ -1988,6 +2041,8 @@ def make_dump(opts, run, sampler, main_code, timer):
         timer("checked against dis")
     code, files, raw_code = finish_entries(dump, entries, sampler)
     timer("source lines")
+    classes = class_table(found, {dump.strings[c["module"]] for c in code})
+    timer("%d classes with mutable-typed attributes" % len(classes))
     import platform
     import sysconfig
     python = {"version": platform.python_version(), "version_info": list(sys.version_info),
@@ -1998,7 +2053,7 @@ def make_dump(opts, run, sampler, main_code, timer):
               "paths": install_paths(), "counter_backoff_bits": _T.backoff_bits}
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
-            "pystats": None}, raw_code
+            "classes": classes, "pystats": None}, raw_code
 
 
 def check_against_dis(dump, entries):

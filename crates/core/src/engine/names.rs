@@ -109,12 +109,10 @@ fn twin_tag(dump: &Dump, twins: &[u32], i: u32) -> Option<String> {
         let specialized = c.instructions.iter().filter(|ins| dump.op(ins).specialized).count();
         (std::cmp::Reverse(specialized), std::cmp::Reverse(c.samples.1), j)
     };
-    let mut alike: Vec<u32> = twins.iter().copied().filter(|&j| body(j) == Some(mine)).collect();
-    alike.sort_by_key(|&j| busy(j));
-    Some(match alike.iter().position(|&j| j == i) {
-        Some(0) | None => hex,
-        Some(n) => format!("{hex}~{}", n + 1),
-    })
+    // Its rank among them, counted rather than sorted (the viewer's wasm carries less code).
+    let me = busy(i);
+    let rank = twins.iter().filter(|&&j| body(j) == Some(mine) && busy(j) < me).count();
+    Some(if rank == 0 { hex } else { format!("{hex}~{}", rank + 1) })
 }
 
 #[cfg(test)]

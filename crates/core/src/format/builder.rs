@@ -76,6 +76,7 @@ impl DumpBuilder {
             ops: vec![],
             files: vec![],
             code: vec![],
+            classes: None,
             pystats: None,
         };
         let mut strings = HashMap::new();

@@ -50,6 +50,7 @@ impl<'a> Scanner<'a> {
     fn dump(&mut self) -> Option<Dump> {
         let (mut format, mut version, mut generator, mut python, mut run) = (None, None, None, None, None);
         let (mut strings, mut ops, mut files, mut code, mut pystats) = (None, None, None, None, None);
+        let mut classes = None;
         self.object(|s, key| match key {
             b"format" => once(&mut format, s.delegated()?),
             b"version" => once(&mut version, s.delegated()?),
@@ -60,6 +61,7 @@ impl<'a> Scanner<'a> {
             b"ops" => once(&mut ops, s.delegated()?),
             b"files" => once(&mut files, s.delegated()?),
             b"code" => once(&mut code, s.array(Self::code_info)?),
+            b"classes" => once(&mut classes, s.delegated()?),
             b"pystats" => once(&mut pystats, s.delegated()?),
             _ => None,
         })?;
@@ -73,6 +75,7 @@ impl<'a> Scanner<'a> {
             ops: ops?,
             files: files?,
             code: code?,
+            classes: classes.flatten(),
             pystats: pystats.flatten(),
         })
     }

@@ -34,9 +34,32 @@ pub struct Dump {
     pub files: Vec<FileInfo>,
     /// Code objects.
     pub code: Vec<CodeInfo>,
+    /// The program's classes whose attribute lookup finds a value of a mutable type
+    /// (`docs/dump-format.md`, "classes"); `None` in dumps written before the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<Vec<ClassInfo>>,
     /// Specialization statistics, when the interpreter collected them.
     #[serde(default)]
     pub pystats: Option<Stats>,
+}
+
+/// A class of the program some of whose attributes, found through its MRO, hold a value of a
+/// mutable type: an instance of a Python class, or a class made by a Python metaclass.
+/// CPython never specializes an attribute load that finds such a class attribute. Classes are
+/// named `module:qualname`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassInfo {
+    /// The class.
+    pub class: String,
+    /// Its MRO after itself, without `object`.
+    #[serde(default)]
+    pub mro: Vec<String>,
+    /// Its metaclass's MRO when the metaclass is not `type`, without `type` and `object`.
+    #[serde(default)]
+    pub meta: Vec<String>,
+    /// `(attribute, the type of its value, whether the value is a class)`, by attribute: a
+    /// class attribute holding a class made by a Python metaclass has that metaclass as type.
+    pub mutable: Vec<(String, String, bool)>,
 }
 
 /// The interpreter that produced a dump.

@@ -50,6 +50,7 @@ pub(crate) fn pack(dump: &Dump) -> Vec<u8> {
         ops: Vec::new(),
         files: dump.files.clone(),
         code: Vec::new(),
+        classes: dump.classes.clone(),
         pystats: dump.pystats.clone(),
     };
     let mut out = serde_json::to_vec(&header).expect("a Dump always serializes");

@@ -6,7 +6,8 @@
 use litemap::LiteMap;
 
 use super::trim::Masks;
-use crate::model::dump::{CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
+use crate::cpython::spelling::strip_null_marks;
+use crate::model::dump::{ClassInfo, CodeInfo, Dump, FileInfo, FORMAT_NAME, FORMAT_VERSION};
 
 /// A copy of `dump` with only the code objects for which `keep(index, code)` is true, and only
 /// the strings, ops, files and source lines they use. Parents that are dropped become `None`.
@@ -105,6 +106,7 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
         code.push(n);
     }
 
+    let classes = dump.classes.as_ref().map(|all| loaded_only(all, &code, &strings.table));
     Dump {
         format: FORMAT_NAME.to_string(),
         version: FORMAT_VERSION,
@@ -115,8 +117,24 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
         ops,
         files,
         code,
+        classes,
         pystats: dump.pystats.clone(),
     }
+}
+
+/// Of the `classes` table, the attributes that some kept instruction names (the only ones an
+/// explanation looks up), and the classes left with any.
+fn loaded_only(classes: &[ClassInfo], code: &[CodeInfo], strings: &[String]) -> Vec<ClassInfo> {
+    let mut named: Vec<&str> = code.iter().flat_map(|c| &c.instructions).map(|i| strip_null_marks(&strings[i.argrepr as usize])).collect();
+    named.sort_unstable();
+    named.dedup();
+    classes
+        .iter()
+        .filter_map(|c| {
+            let mutable: Vec<_> = c.mutable.iter().filter(|m| named.binary_search(&m.0.as_str()).is_ok()).cloned().collect();
+            (!mutable.is_empty()).then(|| ClassInfo { mutable, ..c.clone() })
+        })
+        .collect()
 }
 
 /// Old index → new index of the code objects of a dump of `len` that a reduction keeps

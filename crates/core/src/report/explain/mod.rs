@@ -5,6 +5,7 @@
 //! "Explanations".
 
 mod callee_rules;
+mod class_attr_type;
 mod class_rules;
 mod code_rules;
 mod context;
@@ -30,6 +31,7 @@ pub(crate) fn explain(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)
         .or_else(|| site_rules::version_lacks(f))
         .or_else(|| site_rules::int_float_mixing(f, || site_rules::float_evidence(ctx, f)))
         .or_else(|| code_rules::globals_written(ctx, f))
+        .or_else(|| class_attr_type::class_attr_type(ctx, f))
         .or_else(|| class_rules::class_metaclass(ctx, f))
         .or_else(|| class_rules::class_hook(ctx, f))
         .or_else(|| class_rules::slots(ctx, f))

@@ -62,6 +62,7 @@ fn kinds_of(cause: Cause) -> &'static [&'static str] {
         ],
         Cause::CallForm => &["kwnames", "complex parameters"],
         Cause::Metaclass => &["metaclass"],
+        Cause::ClassAttrType => &["mutable class"],
         _ => &[],
     }
 }
@@ -124,6 +125,7 @@ mod tests {
             Cause::IntFloatMixing,
             Cause::CallForm,
             Cause::Metaclass,
+            Cause::ClassAttrType,
         ] {
             for kind in kinds_of(cause) {
                 assert!(labels.iter().any(|l| l == kind), "{cause:?}: {kind} is no failure kind");

@@ -1,0 +1,122 @@
+//! The rule for an attribute load that lost its specialization because the class attribute it
+//! finds now holds a value of a mutable type: an instance of a Python class (a
+//! `weakref.WeakValueDictionary` where base had a `dict`), or a class made by a Python
+//! metaclass (where base's was made by `type`). CPython's specializer refuses every load that
+//! finds such a class attribute, on an instance or on a class, on 3.11 to 3.15: the value's
+//! type could gain a `__get__` later (`analyze_descriptor`/`classify_descriptor`: `MUTABLE`;
+//! pystats' "mutable class").
+//!
+//! The evidence is the dumps' `classes` table (`docs/dump-format.md`), which the harness
+//! reads from the live classes at the end of the run, and the receiver on the site's source
+//! line, resolved as the callee rules resolve one: `self`/`cls` in a method of class `C` (`C`,
+//! its subclasses, and the classes `C` makes when `C` is a metaclass), or a plain name that
+//! the module defines or imports as a class. Both runs must have the table and resolve the
+//! receiver to the same class; head must have such a value and base none.
+
+use crate::engine::classify::{Cause, ChangeKind, SiteView};
+use crate::model::dump::ClassInfo;
+
+use super::callee_rules::global;
+use super::class_rules::receiver_of;
+use super::context::{ExplainContext, Facts};
+use super::program::{DefKind, ProgramFacts};
+
+/// Which classes a load's receiver can be: `self`/`cls` in a method of a class (and its
+/// subclasses), or one class named by its `module:qualname`.
+#[derive(Debug, PartialEq, Eq)]
+enum Receiver {
+    MethodOf(String),
+    Class(String),
+}
+
+impl Receiver {
+    fn reaches(&self, c: &ClassInfo) -> bool {
+        match self {
+            Receiver::MethodOf(k) => c.class == *k || c.mro.contains(k) || c.meta.contains(k),
+            Receiver::Class(k) => c.class == *k,
+        }
+    }
+}
+
+/// The receiver of `.attr` at site `v`, resolved in its program's `facts`.
+fn receiver(facts: &ProgramFacts, v: &SiteView, attr: &str) -> Option<Receiver> {
+    let module = v.dump.str(v.code.module);
+    let line = v.source_text()?;
+    // A private name is mangled in the bytecode (`_Factory__instances`), not in the source.
+    let written = attr.strip_prefix('_').and_then(|a| a.split_once("__")).map(|(_, rest)| format!("__{rest}"));
+    let name = receiver_of(line, attr).or_else(|| receiver_of(line, written.as_deref()?))?;
+    if matches!(name, "self" | "cls") {
+        let qualname = v.dump.str(v.code.qualname);
+        let class = qualname.rsplit_once('.')?.0;
+        // A method's own class: not a nested function's (`C.m.<locals>`).
+        if class.ends_with('>') || class.contains(".<locals>") {
+            return None;
+        }
+        return Some(Receiver::MethodOf(format!("{module}:{class}")));
+    }
+    let ((m, q), def) = global(facts, module, name)?;
+    matches!(def.kind, DefKind::Class { .. }).then(|| Receiver::Class(format!("{m}:{q}")))
+}
+
+/// The classes `receiver` can be whose lookup of `attr` finds a mutable-typed value, with
+/// that type and whether the value is itself a class (made by that type, a metaclass); `None` when the dump has no class table.
+fn mutable_values<'d>(classes: Option<&'d Vec<ClassInfo>>, receiver: &Receiver, attr: &str) -> Option<Vec<(&'d str, &'d str, bool)>> {
+    Some(
+        classes?
+            .iter()
+            .filter(|c| receiver.reaches(c))
+            .filter_map(|c| c.mutable.iter().find(|m| m.0 == attr).map(|m| (c.class.as_str(), m.1.as_str(), m.2)))
+            .collect(),
+    )
+}
+
+/// `module:qualname` as the reader knows it: `qualname` in `__main__`, else `module.qualname`.
+fn shown(name: &str) -> String {
+    match name.split_once(':') {
+        Some(("__main__", q)) => q.to_string(),
+        Some((m, q)) => format!("{m}.{q}"),
+        None => name.to_string(),
+    }
+}
+
+/// A lost attribute load whose class attribute holds a mutable-typed value in head only.
+pub(super) fn class_attr_type(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    if !f.kind_is(&[ChangeKind::Lost]) || f.change.family != "LOAD_ATTR" {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    if b.rules.version != h.rules.version || !b.specialized() {
+        return None;
+    }
+    let attr = f.change.operand.as_deref()?;
+    let (rb, rh) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
+    if rb != rh {
+        return None;
+    }
+    let then = mutable_values(b.dump.classes.as_ref(), &rb, attr)?;
+    let now = mutable_values(h.dump.classes.as_ref(), &rh, attr)?;
+    // The receiver's own class when it has one, else the first of its subclasses.
+    let own = |c: &&(&str, &str, bool)| matches!(&rh, Receiver::MethodOf(k) | Receiver::Class(k) if c.0 == k);
+    let (&(class, ty, is_class), more) = (now.iter().find(own).or(now.first())?, now.len() - 1);
+    if !then.is_empty() {
+        return None;
+    }
+    let others = match more {
+        0 => String::new(),
+        1 => " (so does 1 more class the receiver can be)".to_string(),
+        n => format!(" (so do {n} more classes the receiver can be)"),
+    };
+    let (module, qualname) = class.split_once(':')?;
+    let place = if module == "__main__" { String::new() } else { format!(" ({module})") };
+    let what = if is_class {
+        format!("is a class made by the metaclass `{}`", shown(ty))
+    } else {
+        format!("holds a `{}`", shown(ty))
+    };
+    Some((
+        Cause::ClassAttrType,
+        format!(
+            "in head, `{qualname}.{attr}`{place} {what}{others}: CPython never specializes a load that finds a class attribute whose type is a Python class (the type could gain `__get__`); base's was not of such a type"
+        ),
+    ))
+}

@@ -1991,12 +1991,24 @@ def _own_class(cls):
     return False
 
 
+def _dict_without_values(cls):
+    """3.13+: its instances have a `__dict__` (managed, or at `__dictoffset__`) but no inline
+    values (Py_TPFLAGS_INLINE_VALUES): 3.13 gives none to a subclass of a slotted class or of a
+    builtin, and then specializes no class attribute read through its instances."""
+    if sys.version_info < (3, 13):
+        return False
+    flags = type.__dict__["__flags__"].__get__(cls)
+    has_dict = flags & (1 << 4) or type.__dict__["__dictoffset__"].__get__(cls)
+    return bool(has_dict) and not flags & (1 << 2)
+
+
 def class_table(found, modules):
     """The `classes` table (docs/dump-format.md): every live class of a module the dump holds
     code of whose attribute lookup finds a value of a mutable type (an instance of a Python
     class, a class made by a Python metaclass), which CPython's specializer refuses to cache
-    for any attribute load that finds it (analyze_descriptor: MUTABLE). Read through `type`'s
-    own descriptors, so that no metaclass property or `__getattr__` runs."""
+    for any attribute load that finds it (analyze_descriptor: MUTABLE), or whose instances have
+    a dict without inline values (_dict_without_values). Read through `type`'s own
+    descriptors, so that no metaclass property or `__getattr__` runs."""
     out = []
     mro_of, dict_of = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__
     for cls in found.class_objs:
@@ -2014,12 +2026,20 @@ def class_table(found, modules):
                         found_at[name] = v
             mutable = sorted([n, _type_name(type(v)), isinstance(v, type)]
                              for n, v in found_at.items() if not type(v).__flags__ & IMMUTABLETYPE)
-            if not mutable:
+            # Dict without inline values under a slotted class only (a subclass that dropped
+            # the `__slots__`): metaclasses, exceptions and the like would fill the table.
+            slotted = [k for k in mro if k is not object and "__slots__" in dict_of(k)]
+            no_values = bool(slotted) and _dict_without_values(cls)
+            if not mutable and not no_values:
                 continue
             meta = [_type_name(k) for k in mro_of(type(cls)) if k is not type and k is not object]
-            out.append({"class": _type_name(cls),
-                        "mro": [_type_name(k) for k in mro[1:] if k is not object],
-                        "meta": meta, "mutable": mutable})
+            entry = {"class": _type_name(cls),
+                     "mro": [_type_name(k) for k in mro[1:] if k is not object],
+                     "meta": meta, "mutable": mutable}
+            if no_values:
+                entry["dict_without_values"] = True
+                entry["slots_in"] = _type_name(slotted[0])
+            out.append(entry)
         except Exception:
             continue
     out.sort(key=lambda e: (e["class"], e["mro"], e["meta"], e["mutable"]))

@@ -44,9 +44,9 @@ pub struct Dump {
 }
 
 /// A class of the program some of whose attributes, found through its MRO, hold a value of a
-/// mutable type: an instance of a Python class, or a class made by a Python metaclass.
-/// CPython never specializes an attribute load that finds such a class attribute. Classes are
-/// named `module:qualname`.
+/// mutable type (an instance of a Python class, or a class made by a Python metaclass), which
+/// CPython never specializes an attribute load of; or (3.13+) whose instances have a dict
+/// without inline values. Classes are named `module:qualname`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassInfo {
     /// The class.
@@ -59,7 +59,14 @@ pub struct ClassInfo {
     pub meta: Vec<String>,
     /// `(attribute, the type of its value, whether the value is a class)`, by attribute: a
     /// class attribute holding a class made by a Python metaclass has that metaclass as type.
+    #[serde(default)]
     pub mutable: Vec<(String, String, bool)>,
+    /// 3.13+: its instances have a `__dict__` but no inline values.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dict_without_values: bool,
+    /// With `dict_without_values`: the first class of its MRO that defines `__slots__`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_in: Option<String>,
 }
 
 /// The interpreter that produced a dump.

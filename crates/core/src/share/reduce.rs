@@ -123,7 +123,7 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
 }
 
 /// Of the `classes` table, the attributes that some kept instruction names (the only ones an
-/// explanation looks up), and the classes left with any.
+/// explanation looks up), and the classes left with any or with a dict without values.
 fn loaded_only(classes: &[ClassInfo], code: &[CodeInfo], strings: &[String]) -> Vec<ClassInfo> {
     let mut named: Vec<&str> = code.iter().flat_map(|c| &c.instructions).map(|i| strip_null_marks(&strings[i.argrepr as usize])).collect();
     named.sort_unstable();
@@ -132,7 +132,7 @@ fn loaded_only(classes: &[ClassInfo], code: &[CodeInfo], strings: &[String]) -> 
         .iter()
         .filter_map(|c| {
             let mutable: Vec<_> = c.mutable.iter().filter(|m| named.binary_search(&m.0.as_str()).is_ok()).cloned().collect();
-            (!mutable.is_empty()).then(|| ClassInfo { mutable, ..c.clone() })
+            (!mutable.is_empty() || c.dict_without_values).then(|| ClassInfo { mutable, ..c.clone() })
         })
         .collect()
 }

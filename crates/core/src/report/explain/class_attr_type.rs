@@ -6,6 +6,11 @@
 //! type could gain a `__get__` later (`analyze_descriptor`/`classify_descriptor`: `MUTABLE`;
 //! pystats' "mutable class").
 //!
+//! And, on 3.13 ([`instance_dict`]), a class attribute read through an instance that lost its
+//! `LOAD_ATTR_NONDESCRIPTOR_*` form where head has new classes the receiver can be whose
+//! instances have a `__dict__` but no inline values (a subclass that dropped its base's
+//! `__slots__`): 3.13 refuses such a load on such an instance.
+//!
 //! The evidence is the dumps' `classes` table (`docs/dump-format.md`), which the harness
 //! reads from the live classes at the end of the run, and the receiver on the site's source
 //! line, resolved as the callee rules resolve one: `self`/`cls` in a method of class `C` (`C`,
@@ -117,6 +122,55 @@ pub(super) fn class_attr_type(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
         Cause::ClassAttrType,
         format!(
             "in head, `{qualname}.{attr}`{place} {what}{others}: CPython never specializes a load that finds a class attribute whose type is a Python class (the type could gain `__get__`); base's was not of such a type"
+        ),
+    ))
+}
+
+/// The classes of `classes` `receiver` can be whose instances have a dict without inline
+/// values, with the slotted class they extend, if any.
+fn without_values<'d>(classes: Option<&'d Vec<ClassInfo>>, receiver: &Receiver) -> Option<Vec<&'d ClassInfo>> {
+    Some(classes?.iter().filter(|c| c.dict_without_values && receiver.reaches(c)).collect())
+}
+
+/// 3.13: a class attribute read through `self` lost its specialization (`LOAD_ATTR_NONDESCRIPTOR_*`)
+/// where head has classes the receiver can be, new in head, whose instances have a dict without
+/// inline values. Measured (`tests/real/repro/sqlglot_dialect_subclass.py`, and a `dict`
+/// subclass and a `__slots__ = ("__dict__", …)` class alike): 3.13 gives such instances no inline
+/// values and refuses the load; 3.14 and 3.15 give them inline values
+/// (`LOAD_ATTR_NONDESCRIPTOR_WITH_VALUES`).
+pub(super) fn instance_dict(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    if !f.kind_is(&[ChangeKind::Lost]) || f.change.family != "LOAD_ATTR" {
+        return None;
+    }
+    let (b, h) = (f.base?, f.head?);
+    if b.rules.version != (3, 13) || h.rules.version != (3, 13) || !b.op().name.starts_with("LOAD_ATTR_NONDESCRIPTOR") {
+        return None;
+    }
+    let attr = f.change.operand.as_deref()?;
+    let (rb, rh) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
+    if rb != rh || !matches!(rh, Receiver::MethodOf(_)) {
+        return None;
+    }
+    let then = without_values(b.dump.classes.as_ref(), &rb)?;
+    let new: Vec<&ClassInfo> =
+        without_values(h.dump.classes.as_ref(), &rh)?.into_iter().filter(|c| !then.iter().any(|t| t.class == c.class)).collect();
+    // A class named like the receiver's own first (a subclass made at run time with its
+    // base's name, as sqlglot 25's dialects make theirs), else the first by name.
+    let Receiver::MethodOf(own) = &rh else { return None };
+    let first = new.iter().find(|c| c.class == *own).or(new.first())?;
+    let (module, qualname) = first.class.split_once(':')?;
+    let place = if module == "__main__" { String::new() } else { format!(" ({module})") };
+    let another = if first.class == *own { "another class named " } else { "" };
+    let slots = first.slots_in.as_deref().map_or(String::new(), |s| format!(", a subclass without the `__slots__` of `{}`,", shown(s)));
+    let others = match new.len() - 1 {
+        0 => String::new(),
+        1 => " (so does 1 more new class the receiver can be)".to_string(),
+        n => format!(" (so do {n} more new classes the receiver can be)"),
+    };
+    Some((
+        Cause::InstanceLayout,
+        format!(
+            "head has {another}`{qualname}`{place}{slots} whose instances have a `__dict__` but no inline values{others}: CPython 3.13 reads a class attribute like `.{attr}` through an instance specialized only when the instance has no `__dict__` or has inline values"
         ),
     ))
 }

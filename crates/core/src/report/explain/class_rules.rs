@@ -225,7 +225,14 @@ fn category(d: &Def) -> (u8, Option<&str>) {
         return (0, Some(p));
     }
     let k = match &d.kind {
-        DefKind::Function { .. } => 1,
+        // `@staticmethod` and `@classmethod` make another kind of descriptor than a plain
+        // method (`attr_staticmethod_call`: `self.clamp` loads a staticmethod object now).
+        DefKind::Function { decorators, .. } => {
+            if let Some(kind) = decorators.iter().find(|n| matches!(n.as_str(), "staticmethod" | "classmethod")) {
+                return (5, Some(kind));
+            }
+            1
+        }
         DefKind::Class { .. } => 2,
         DefKind::Value(_) => 3,
         DefKind::Import { .. } => 4,

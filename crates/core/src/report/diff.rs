@@ -11,6 +11,7 @@ use crate::engine::align::{align_sites, AlignOptions, AlignedRow, RowKind};
 use crate::engine::classify::{build_change, classify, Change, ChangeKind, ClassifyOptions, SiteView};
 use crate::model::dump::Dump;
 use crate::report::explain::{explain, stats_evidence, ExplainContext, Facts};
+use crate::report::rewritten::{demoted, is_rewritten};
 use crate::report::sent::{apply, SentExplanation};
 use crate::report::identical::FastPath;
 use crate::report::paths::PathDisplay;
@@ -125,6 +126,8 @@ pub(crate) struct Compared {
     pub(crate) tallies: (ShareTally, ShareTally),
     pub(crate) edits: u32,
     pub(crate) same: usize,
+    /// Too little of the pair aligns to compare its sites ([`crate::report::rewritten`]).
+    pub(crate) rewritten: bool,
 }
 
 impl<'a> DiffSession<'a> {
@@ -181,14 +184,21 @@ impl<'a> DiffSession<'a> {
             tallies: (tb, th),
             edits: 0,
             same: rows.iter().filter(|r| r.kind == RowKind::Same).count(),
+            rewritten: false,
             base_sites,
             head_sites,
             rows,
         };
+        let sites = c.base_sites.len() + c.head_sites.len();
+        c.rewritten = b.is_some() && h.is_some() && is_rewritten(c.same, sites);
         for (ri, row) in c.rows.iter().enumerate() {
             let bv = row.base.map(|i| self.view(Side::Base, b.unwrap(), c.base_sites[i as usize]));
             let hv = row.head.map(|j| self.view(Side::Head, h.unwrap(), c.head_sites[j as usize]));
-            let kind = classify(bv.as_ref(), hv.as_ref(), row.kind, &self.options.classify);
+            let mut kind = classify(bv.as_ref(), hv.as_ref(), row.kind, &self.options.classify);
+            let demotion = kind.filter(|_| c.rewritten).and_then(|k| demoted(k, c.same, sites));
+            if let Some((k, _, _)) = &demotion {
+                kind = Some(*k);
+            }
             c.kinds.push(kind);
             let Some(kind) = kind else {
                 c.edits += matches!(row.kind, RowKind::BaseOnly | RowKind::HeadOnly) as u32;
@@ -199,7 +209,10 @@ impl<'a> DiffSession<'a> {
                 continue;
             }
             let mut change = build_change(kind, bv.as_ref(), hv.as_ref(), row.kind, ri as u32);
-            if let (Some(ctx), true) = (&self.explain, kind != ChangeKind::Unchanged) {
+            if let Some((_, cause, why)) = demotion {
+                change.explanation = crate::report::wording::with_evidence(&change, Some(why));
+                change.cause = Some(cause);
+            } else if let (Some(ctx), true) = (&self.explain, kind != ChangeKind::Unchanged) {
                 let facts = Facts {
                     change: &change,
                     base: bv,
@@ -475,6 +488,7 @@ impl<'a> DiffSession<'a> {
             hotness,
             edits: c.edits,
             similarity: if n == 0 { 1.0 } else { 2.0 * c.same as f64 / n as f64 },
+            rewritten: c.rewritten,
         }
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod explain;
 pub(crate) mod identical;
 pub mod import_time;
 pub mod paths;
+pub mod rewritten;
 pub(crate) mod rows;
 pub(crate) mod sent;
 pub(crate) mod stats_diff;

@@ -164,6 +164,10 @@ pub struct FunctionDiff {
     pub edits: u32,
     /// Instruction similarity of the pair (1 = same normalized code).
     pub similarity: f64,
+    /// Fewer than a third of its sites align with base's: they are not compared line by
+    /// line and none is a regression ([`crate::report::rewritten`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rewritten: bool,
 }
 
 /// A code object present on one side only.

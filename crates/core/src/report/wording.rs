@@ -226,6 +226,9 @@ pub fn function_counts(f: &FunctionDiff) -> String {
     if f.import_time {
         parts.push("import time (counted apart)".to_string());
     }
+    if f.rewritten {
+        parts.push("rewritten (its sites are not compared line by line)".to_string());
+    }
     if f.regressions > 0 {
         parts.push(count(f.regressions as u64, "regression", "regressions"));
     }

@@ -73,6 +73,8 @@ pub enum Cause {
     /// The paired sites name different things (another attribute, global or operator): two
     /// operations, whose counters are not compared.
     OtherOperation,
+    /// The function was rewritten: too little of it aligns to compare its sites.
+    Rewritten,
 }
 
 /// What happened to one site.

@@ -1,5 +1,6 @@
 //! How [`SharedSummary`] travels in a link's note: as one flat list of strings, the texts
-//! then the integers in decimal (the similarity as its f64 bits), not as nested JSON
+//! then the integers in decimal (the similarity as its f64 bits; the import-time regressions
+//! last, absent from notes written before them, which read as 0), not as nested JSON
 //! objects. Reading nested objects would need a serde visitor per struct in the viewer's wasm
 //! (several KB against its size budget); a list of strings reuses the reader the viewer has. Shares are recomputed from their counts, so they are the sender's to the bit.
 
@@ -44,6 +45,8 @@ impl SharedSummary {
             strings.push(f.family.clone());
             ints.extend([f.base.sites, f.base.specialized, f.head.sites, f.head.specialized].map(u64::from));
         }
+        // Last, so that notes written before it (which end with the families) still read.
+        ints.push(u64::from(s.import_time_regressions));
         (strings, ints)
     }
 
@@ -55,7 +58,8 @@ impl SharedSummary {
         // practice); the similarity is a finite number (a NaN would not equal itself).
         let similarity = f64::from_bits(*ints.get(FIXED_INTS - 1)?);
         let counts_fit = ints.iter().enumerate().all(|(i, &n)| i == FIXED_INTS - 1 || n <= u32::MAX as u64);
-        if ints.len() != FIXED_INTS + 4 * families || !counts_fit || !similarity.is_finite() {
+        let with_import_time = ints.len() == FIXED_INTS + 4 * families + 1;
+        if !(with_import_time || ints.len() == FIXED_INTS + 4 * families) || !counts_fit || !similarity.is_finite() {
             return None;
         }
         let mut strings = strings.into_iter();
@@ -87,9 +91,9 @@ impl SharedSummary {
         let (b, h) = (share(int() as u32, int() as u32), share(int() as u32, int() as u32));
         int();
         let families = (0..families).map(|_| FamilyCount { family: text(), base: share(int() as u32, int() as u32), head: share(int() as u32, int() as u32) }).collect();
-        // The note predates the import-time count (links already sent must still open); the
-        // page re-diffs the link's dumps for everything else.
-        let import_time_regressions = 0;
+        // A note from before the import-time count (links already sent must still open) has
+        // none: 0.
+        let import_time_regressions = if with_import_time { int() as u32 } else { 0 };
         let summary = RunSummary { matched, changed, added, removed, regressions, import_time_regressions, counts, base: b, head: h, families, similarity };
         Some(SharedSummary { base, head, summary })
     }

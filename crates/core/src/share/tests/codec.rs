@@ -275,3 +275,22 @@ fn bad_links_get_clear_messages() {
     base64url_encode(&enc.finish().unwrap(), &mut s);
     assert!(msg(&s).contains("not a specdiff share"), "{}", msg(&s));
 }
+
+/// The sender's import-time regressions travel in the note (the CLI's JSON and the page then
+/// agree on them); a note written before the count reads as 0.
+#[test]
+fn the_import_time_count_travels_and_older_notes_read_zero() {
+    let (base, head) = demo_pair();
+    let report = demo_report(&base, &head);
+    let (_, note) = link_payload(&base, &head, &report, LinkOptions { cap: DEFAULT_CAP_CHARS, redact: false });
+    let mut sent = note.summary.unwrap();
+    sent.summary.import_time_regressions = 3;
+    let wire = serde_json::to_value(&sent).unwrap();
+    let back: SharedSummary = serde_json::from_value(wire.clone()).unwrap();
+    assert_eq!(back.summary.import_time_regressions, 3);
+    let mut older = wire;
+    older.as_array_mut().unwrap().pop();
+    let back: SharedSummary = serde_json::from_value(older).unwrap();
+    assert_eq!(back.summary.import_time_regressions, 0);
+    assert_eq!(back.summary.regressions, sent.summary.regressions);
+}

@@ -326,7 +326,7 @@ pub(super) fn site_guard(f: &Facts) -> Option<(Cause, String)> {
             let was = base_saw(&b).map(|w| format!(" (specialized for {w} in base)")).unwrap_or_default();
             Some((
                 Cause::InputsChanged,
-                format!("the site's code is the same{was} and the interpreter too, so what reaches it changed: a different type or callee, or several of them"),
+                format!("the site's code is the same{was} and the interpreter too, so what reaches it changed: a different type or callee, several of them, or instances laid out differently (their attributes set in another order or number)"),
             ))
         }
         _ => None,

@@ -190,12 +190,16 @@ impl<'a> DiffSession<'a> {
             rows,
         };
         let sites = c.base_sites.len() + c.head_sites.len();
-        c.rewritten = b.is_some() && h.is_some() && is_rewritten(c.same, sites);
+        // Rows the aligner paired on evidence (the same code, a `getattr()`/`setattr()` or
+        // call-form rewrite) are aligned; `Modified` rows are its guesses.
+        let aligned = c.rows.iter().filter(|r| matches!(r.kind, RowKind::Same | RowKind::Rewritten | RowKind::CallForm)).count();
+        c.rewritten = b.is_some() && h.is_some() && is_rewritten(aligned, sites);
         for (ri, row) in c.rows.iter().enumerate() {
             let bv = row.base.map(|i| self.view(Side::Base, b.unwrap(), c.base_sites[i as usize]));
             let hv = row.head.map(|j| self.view(Side::Head, h.unwrap(), c.head_sites[j as usize]));
             let mut kind = classify(bv.as_ref(), hv.as_ref(), row.kind, &self.options.classify);
-            let demotion = kind.filter(|_| c.rewritten).and_then(|k| demoted(k, c.same, sites));
+            let guessed = matches!(row.kind, RowKind::Same | RowKind::Modified);
+            let demotion = kind.filter(|_| c.rewritten && guessed).and_then(|k| demoted(k, aligned, sites));
             if let Some((k, _, _)) = &demotion {
                 kind = Some(*k);
             }

@@ -2017,19 +2017,21 @@ def class_table(found, modules):
             if type(mod) is not str or mod not in modules or _own_class(cls):
                 continue
             mro = mro_of(cls)
-            found_at = {}
+            found_at, slotted = {}, None
             for k in mro:
                 if k is object:
                     continue
-                for name, v in dict_of(k).items():
+                own = dict_of(k)
+                if slotted is None and "__slots__" in own:
+                    slotted = k
+                for name, v in own.items():
                     if type(name) is str and name not in found_at:
                         found_at[name] = v
             mutable = sorted([n, _type_name(type(v)), isinstance(v, type)]
                              for n, v in found_at.items() if not type(v).__flags__ & IMMUTABLETYPE)
             # Dict without inline values under a slotted class only (a subclass that dropped
             # the `__slots__`): metaclasses, exceptions and the like would fill the table.
-            slotted = [k for k in mro if k is not object and "__slots__" in dict_of(k)]
-            no_values = bool(slotted) and _dict_without_values(cls)
+            no_values = slotted is not None and _dict_without_values(cls)
             if not mutable and not no_values:
                 continue
             meta = [_type_name(k) for k in mro_of(type(cls)) if k is not type and k is not object]
@@ -2038,7 +2040,7 @@ def class_table(found, modules):
                      "meta": meta, "mutable": mutable}
             if no_values:
                 entry["dict_without_values"] = True
-                entry["slots_in"] = _type_name(slotted[0])
+                entry["slots_in"] = _type_name(slotted)
             out.append(entry)
         except Exception:
             continue

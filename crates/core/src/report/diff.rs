@@ -170,6 +170,10 @@ impl<'a> DiffSession<'a> {
                 .chain((0..head_sites.len() as u32).map(|j| AlignedRow { kind: RowKind::HeadOnly, base: None, head: Some(j) }))
                 .collect(),
         };
+        let sites = base_sites.len() + head_sites.len();
+        // Rows the aligner paired on evidence (the same code, a `getattr()`/`setattr()` or
+        // call-form rewrite) are aligned; `Modified` rows are its guesses.
+        let aligned = rows.iter().filter(|r| matches!(r.kind, RowKind::Same | RowKind::Rewritten | RowKind::CallForm)).count();
         let (mut tb, mut th) = (ShareTally::default(), ShareTally::default());
         for s in &base_sites {
             tb.add(&self.view(Side::Base, b.unwrap(), *s));
@@ -184,16 +188,11 @@ impl<'a> DiffSession<'a> {
             tallies: (tb, th),
             edits: 0,
             same: rows.iter().filter(|r| r.kind == RowKind::Same).count(),
-            rewritten: false,
+            rewritten: b.is_some() && h.is_some() && is_rewritten(aligned, sites),
             base_sites,
             head_sites,
             rows,
         };
-        let sites = c.base_sites.len() + c.head_sites.len();
-        // Rows the aligner paired on evidence (the same code, a `getattr()`/`setattr()` or
-        // call-form rewrite) are aligned; `Modified` rows are its guesses.
-        let aligned = c.rows.iter().filter(|r| matches!(r.kind, RowKind::Same | RowKind::Rewritten | RowKind::CallForm)).count();
-        c.rewritten = b.is_some() && h.is_some() && is_rewritten(aligned, sites);
         for (ri, row) in c.rows.iter().enumerate() {
             let bv = row.base.map(|i| self.view(Side::Base, b.unwrap(), c.base_sites[i as usize]));
             let hv = row.head.map(|j| self.view(Side::Head, h.unwrap(), c.head_sites[j as usize]));

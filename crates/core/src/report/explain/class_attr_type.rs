@@ -84,6 +84,21 @@ fn shown(name: &str) -> String {
     }
 }
 
+/// `class`'s qualname, and its module as the sentences add it (nothing for `__main__`).
+fn qualname_and_place(class: &str) -> Option<(&str, String)> {
+    let (module, qualname) = class.split_once(':')?;
+    Some((qualname, if module == "__main__" { String::new() } else { format!(" ({module})") }))
+}
+
+/// " (so do 3 more classes the receiver can be)" for `n` more `what`s; nothing for none.
+fn others(n: usize, what: &str) -> String {
+    match n {
+        0 => String::new(),
+        1 => format!(" (so does 1 more {what} the receiver can be)"),
+        n => format!(" (so do {n} more {what}es the receiver can be)"),
+    }
+}
+
 /// A lost attribute load whose class attribute holds a mutable-typed value in head only.
 pub(super) fn class_attr_type(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     if !f.kind_is(&[ChangeKind::Lost]) || f.change.family != "LOAD_ATTR" {
@@ -106,13 +121,8 @@ pub(super) fn class_attr_type(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
     if !then.is_empty() {
         return None;
     }
-    let others = match more {
-        0 => String::new(),
-        1 => " (so does 1 more class the receiver can be)".to_string(),
-        n => format!(" (so do {n} more classes the receiver can be)"),
-    };
-    let (module, qualname) = class.split_once(':')?;
-    let place = if module == "__main__" { String::new() } else { format!(" ({module})") };
+    let others = others(more, "class");
+    let (qualname, place) = qualname_and_place(class)?;
     let what = if is_class {
         format!("is a class made by the metaclass `{}`", shown(ty))
     } else {
@@ -158,15 +168,10 @@ pub(super) fn instance_dict(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, S
     // base's name, as sqlglot 25's dialects make theirs), else the first by name.
     let Receiver::MethodOf(own) = &rh else { return None };
     let first = new.iter().find(|c| c.class == *own).or(new.first())?;
-    let (module, qualname) = first.class.split_once(':')?;
-    let place = if module == "__main__" { String::new() } else { format!(" ({module})") };
+    let (qualname, place) = qualname_and_place(&first.class)?;
     let another = if first.class == *own { "another class named " } else { "" };
     let slots = first.slots_in.as_deref().map_or(String::new(), |s| format!(", a subclass without the `__slots__` of `{}`,", shown(s)));
-    let others = match new.len() - 1 {
-        0 => String::new(),
-        1 => " (so does 1 more new class the receiver can be)".to_string(),
-        n => format!(" (so do {n} more new classes the receiver can be)"),
-    };
+    let others = others(new.len() - 1, "new class");
     Some((
         Cause::InstanceLayout,
         format!(

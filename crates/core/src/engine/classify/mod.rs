@@ -232,7 +232,7 @@ pub(crate) fn other_operation(b: &SiteView, h: &SiteView) -> bool {
 }
 
 /// How often the harness's sampler looks at one code object's opcodes for churn, at most
-/// (`CHURN_EVERY_S` in `harness.py`), in seconds.
+/// (`CHURN_EVERY_S` in the harness, `crates/cli/src/harness/00_header.py`), in seconds.
 const CHURN_LOOK_EVERY_S: f64 = 0.010;
 
 /// Whether the sampler could have proven head's re-specializations against base's `fb`: both

@@ -33,6 +33,17 @@ pub(super) fn called_names(line: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// The dotted expression each call on `line` calls, in order: `os.path.exists` for
+/// `os.path.exists(f)`, `f.exists` for `f.exists()`, as far as the text shows it.
+pub(super) fn called_chains(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    line.match_indices('(')
+        .map(|(end, _)| &line[bytes[..end].iter().rposition(|&b| !word(b)).map_or(0, |p| p + 1)..end])
+        .filter(|chain| chain.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_'))
+        .collect()
+}
+
 /// A definition with its key `(module, qualname)`.
 type Found<'a> = (&'a (String, String), &'a Def);
 
@@ -271,6 +282,12 @@ pub(super) fn arg_count(f: &Facts) -> Option<(Cause, String)> {
     if names_b.is_empty() || names_b != names_h {
         return None;
     }
+    // The same names on other receivers are other functions (docutils: `os.path.exists(f)` →
+    // `f.exists()`, pathlib's method, whose keyword-only parameter is what stops
+    // `CALL_PY_EXACT_ARGS`).
+    if called_chains(b.source_text()?) != called_chains(h.source_text()?) {
+        return None;
+    }
     let passes = if nh == 1 { "1 argument".to_string() } else { format!("{nh} arguments") };
     Some((Cause::ArgCount, format!("the call now passes {passes} where it passed {nb}; `{form}` is only for {what}")))
 }
@@ -390,6 +407,13 @@ mod tests {
         assert_eq!(found("Two"), None, "two bases: the method resolution order decides");
         assert_eq!(found("Lib"), None, "a base from another module");
         assert_eq!(found("A"), None, "no base defines it");
+    }
+
+    #[test]
+    fn called_chains_keep_the_receiver() {
+        assert_eq!(called_chains("if os.path.exists(f):"), ["os.path.exists"]);
+        assert_eq!(called_chains("if f.exists():"), ["f.exists"]);
+        assert_eq!(called_chains("x = str(self.a.b(1), (2, 3))"), ["str", "self.a.b"]);
     }
 
     #[test]

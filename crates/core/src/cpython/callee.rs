@@ -35,13 +35,6 @@ pub(crate) fn called_name<'a>(dump: &'a Dump, code: &CodeInfo, call: usize) -> O
     same_start(&code.instructions[load], &code.instructions[call]).then_some(name)
 }
 
-/// The instructions that name the call at `call` for [`called_name`]: the callable's load and
-/// the one before it (a `PUSH_NULL`'s load). A share link that carries the call carries them
-/// too, so that its reader names the call as the sender did.
-pub(crate) fn callee_span(dump: &Dump, code: &CodeInfo, call: usize) -> Option<std::ops::Range<usize>> {
-    callable_of(dump, code, call).map(|(load, _)| load.saturating_sub(1)..load + 1)
-}
-
 /// The load that pushed the callable of the call at `call` (its index, and the name it loads,
 /// `None` for a bare `PUSH_NULL`), found by reading back over whole calls.
 fn callable_of<'a>(dump: &'a Dump, code: &CodeInfo, call: usize) -> Option<(usize, Option<&'a str>)> {

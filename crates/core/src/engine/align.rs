@@ -1,13 +1,10 @@
 //! Aligning the sites of one matched pair of code objects.
 //!
 //! Three passes, each order-preserving (see `docs/engine.md`, "Alignment"):
-//! 1. a diff (`similar`, Myers by default) of the normalized keys: equal keys are `same` rows,
-//!    except two calls whose code names different callees (`cpython/callee.rs`), each left
-//!    one-sided;
+//! 1. a diff (`similar`, Myers by default) of the normalized keys: equal keys are `same` rows;
 //! 2. inside each changed region, a second diff on the family part of the keys pairs sites
 //!    whose operand changed (`p.x` → `p.y`): `modified` rows. It pairs calls of the same name
-//!    first (`cpython/callee.rs`), then any sites of one family in what is left, except two
-//!    calls whose code names different callees: two operations, each left one-sided;
+//!    first (`cpython/callee.rs`), then any sites of one family in what is left;
 //! 3. inside what is left, sites whose family changed because the code changed: an attribute
 //!    load on one side with a `getattr(...)` call on the other (`rewritten`), and a call with
 //!    a `CALL_FUNCTION_EX` call (`*args`/`**kwargs`) on the other (`call_form`). 3.13's
@@ -127,15 +124,6 @@ pub fn align_sites(base: &[Site], head: &[Site], options: &AlignOptions) -> Vec<
     for_each_region(&ops, |equal, b, h| {
         if equal {
             for (i, j) in b.zip(h) {
-                // Equal keys, but two calls of different names (docutils: `x.extend(g)` and
-                // `y.sort(key=k)`, both calls of one argument): two operations, one-sided.
-                // Not part of the key, so that what the diff anchors on stays the same in a
-                // share link's trimmed code, which may not carry every callee's name.
-                if calls_apart(&base[i], &head[j]) {
-                    out.push(row(RowKind::BaseOnly, Some(i), None));
-                    out.push(row(RowKind::HeadOnly, None, Some(j)));
-                    continue;
-                }
                 let kind = if base[i].tag == head[j].tag { RowKind::Same } else { RowKind::Rewritten };
                 out.push(row(kind, Some(i), Some(j)));
             }
@@ -249,25 +237,13 @@ fn by_family(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, opt
     for_each_region(&ops, |equal, rb, rh| {
         let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
         if equal {
-            for (i, j) in rb.zip(rh) {
-                if calls_apart(&base[i], &head[j]) {
-                    // Two calls of different names are two operations: each stays one-sided.
-                    out.push(row(RowKind::BaseOnly, Some(i), None));
-                    out.push(row(RowKind::HeadOnly, None, Some(j)));
-                } else {
-                    out.push(row(RowKind::Modified, Some(i), Some(j)));
-                }
-            }
+            out.extend(rb.zip(rh).map(|(i, j)| row(RowKind::Modified, Some(i), Some(j))));
         } else {
             rewrites(base, head, rb, rh, out);
         }
     });
 }
 
-/// Both sites are calls whose code names what they call, and the names differ.
-fn calls_apart(x: &Site, y: &Site) -> bool {
-    x.callee != 0 && y.callee != 0 && x.callee != y.callee
-}
 
 /// `key`, or for the call that runs a comprehension's code object a key no other call has:
 /// it pairs only with its like, never with the call that follows an inlined comprehension.
@@ -292,7 +268,7 @@ fn rewrite(x: &Site, y: &Site) -> Option<RowKind> {
         // `super().m()` ↔ `s = super(); s.m()`: the same attribute, another family.
         (SuperAttr, AttrLoad) | (AttrLoad, SuperAttr) if x.operand_id() == y.operand_id() => Some(RowKind::Rewritten),
         (Call | GetattrCall | SetattrCall | SubscriptCall, Call | GetattrCall | SetattrCall | SubscriptCall)
-            if x.family_id() != y.family_id() && !calls_apart(x, y) =>
+            if x.family_id() != y.family_id() =>
         {
             Some(RowKind::CallForm)
         }

@@ -11,8 +11,7 @@
 use crate::cpython::normalize::Site;
 use crate::engine::align::AlignedRow;
 use crate::engine::classify::{Change, ChangeKind};
-use crate::cpython::callee::callee_span;
-use crate::model::dump::{CodeInfo, Dump};
+use crate::model::dump::Dump;
 use crate::report::diff::DiffSession;
 use crate::report::summary::Share;
 
@@ -116,23 +115,6 @@ pub(crate) fn trim(session: &mut DiffSession, b: u32, h: u32, context: usize) ->
         mark(&mut base, &c.base_sites, b);
         mark(&mut head, &c.head_sites, h);
     }
-    // A call is paired by the name it calls, read back to its callable's load: carry that
-    // load too (for every call, named or not), or the reader would name the call otherwise
-    // and pair it otherwise. Only the load: more code would move what the diff anchors on.
-    let spans = |mask: &mut Vec<bool>, dump: &Dump, code: &CodeInfo, sites: &[Site]| {
-        let calls: Vec<usize> = sites
-            .iter()
-            .filter(|s| mask.get(s.primary as usize) == Some(&true))
-            .map(|s| s.primary as usize)
-            .collect();
-        let n = mask.len();
-        for r in calls.into_iter().filter_map(|call| callee_span(dump, code, call)) {
-            mask[r.start.min(n)..r.end.min(n)].fill(true);
-        }
-    };
-    let (bd, hd) = (session.base, session.head);
-    spans(&mut base, bd, &bd.code[b as usize], &c.base_sites);
-    spans(&mut head, hd, &hd.code[h as usize], &c.head_sites);
     Trim {
         base,
         head,

@@ -171,7 +171,7 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     // The line calls a function it did not call in base, which head defines.
     let (caller_h, caller_b) = (h.dump.str(h.code.qualname), b.dump.str(b.code.qualname));
     // "Now goes to" reads the line's change as the cause: only when the rows are one statement.
-    let statement = super::site_rules::same_statement(&b, &h);
+    let statement = crate::engine::classify::same_statement(&b, &h);
     for &n in names_h.iter().filter(|(n, _)| statement && !called_in(&names_b, n)) {
         if let Some((key, d)) = callee(head, module_h, caller_h, text_h, n) {
             let was: Vec<String> = names_b.iter().filter(|(o, _)| !called_in(&names_h, o)).map(|(o, _)| format!("`{o}`")).collect();

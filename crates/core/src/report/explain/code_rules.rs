@@ -40,6 +40,11 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
 /// their counters are not compared.
 pub(super) fn other_operation(f: &Facts) -> Option<(Cause, String)> {
     let (b, h) = (f.base?, f.head?);
+    if f.change.kind == ChangeKind::Changed && crate::engine::classify::calls_another(&b, &h) {
+        let (cb, ch) = (b.callee_name()?, h.callee_name()?);
+        let why = format!("another operation: head's site calls `{ch}` where base's called `{cb}`, on another statement, so their counters are not compared");
+        return Some((Cause::OtherOperation, why));
+    }
     if f.change.kind != ChangeKind::Changed || f.change.row_kind != RowKind::Modified || !crate::engine::classify::other_operation(&b, &h) {
         return None;
     }

@@ -9,8 +9,7 @@
 //!
 //! `case.json`: `what` (one sentence), `function` (head qualname in `__main__`), `grade`
 //! (`regressed`: lost, missing and backed-off sites; `changed`: changed sites; `churning`:
-//! sites seen flipping; `removed`: sites only base has, for code that moved elsewhere;
-//! several joined by `|`; `none`: a pair
+//! sites seen flipping; several joined by `|`; `none`: a pair
 //! whose change did nothing, a false alarm when the gate fails or a regression is reported
 //! outside the import-time code the gate leaves out), `causes` (the `cause` values that are right), optional
 //! `renamed_from` (base qualname), and `versions` (`{"3.11": {...}}`: fields that differ on
@@ -168,7 +167,6 @@ fn grade(case: &Case, py: &Interpreter, dir: &Path) -> Result<Grade, String> {
         .flat_map(|m| match m {
             "changed" => &["changed"][..],
             "churning" => &["churning"][..],
-            "removed" => &["removed"][..],
             _ => &["lost", "missing", "backed_off"][..],
         })
         .copied()

@@ -40,11 +40,6 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
 /// their counters are not compared.
 pub(super) fn other_operation(f: &Facts) -> Option<(Cause, String)> {
     let (b, h) = (f.base?, f.head?);
-    if f.change.kind == ChangeKind::Changed && crate::engine::classify::calls_another(&b, &h) {
-        let (cb, ch) = (b.callee_name()?, h.callee_name()?);
-        let why = format!("another operation: head's site calls `{ch}` where base's called `{cb}`, on another statement, so their counters are not compared");
-        return Some((Cause::OtherOperation, why));
-    }
     if f.change.kind != ChangeKind::Changed || f.change.row_kind != RowKind::Modified || !crate::engine::classify::other_operation(&b, &h) {
         return None;
     }
@@ -56,6 +51,19 @@ pub(super) fn other_operation(f: &Facts) -> Option<(Cause, String)> {
         _ => "operand",
     };
     Some((Cause::OtherOperation, format!("another operation: head's site uses the {what} `{oh}` where base's used `{ob}`, so their counters are not compared")))
+}
+
+/// A pair of calls of different names on different statements (classified `changed` at most:
+/// [`crate::engine::classify::calls_another`]): say which names, and that their counters are
+/// not compared. After the rules that know why a call moved (into a comprehension's code).
+pub(super) fn other_callee(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    if f.change.kind != ChangeKind::Changed || !crate::engine::classify::calls_another(&b, &h) {
+        return None;
+    }
+    let (cb, ch) = (b.callee_name()?, h.callee_name()?);
+    let why = format!("another operation: head's site calls `{ch}` where base's called `{cb}`, on another statement, so their counters are not compared");
+    Some((Cause::OtherOperation, why))
 }
 
 /// Head's line no longer calls what made the site's operand (classified `changed`, not lost:

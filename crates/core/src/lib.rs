@@ -23,6 +23,8 @@
 //! 6. [`report`]: [`diff_dumps`] drives the engine into a [`DiffReport`], with explanations,
 //!    summaries and the diff of two runs' pystats.
 //! 7. [`share`]: two runs packed into a URL-safe share link.
+//! 8. [`view`]: what every output shows of a diff, derived once: hotness as an estimate with
+//!    its interval, the regression gate's verdict.
 //!
 //! ## Example
 //!
@@ -80,6 +82,8 @@ pub mod engine;
 pub mod report;
 
 pub mod share;
+
+pub mod view;
 
 pub use format::{read_dump, InputError, InputErrorKind, ReadLimits};
 pub use model::Dump;

@@ -22,6 +22,8 @@ use crate::model::{Class, Share};
 pub mod detail;
 pub mod summary;
 #[cfg(test)]
+mod one_story;
+#[cfg(test)]
 mod one_wording;
 
 impl From<specdiff_core::report::Share> for Share {

@@ -8,6 +8,7 @@ use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{DiffReport, Hotness, ShareTally};
 use specdiff_core::share::{SharedSummary, TrimmedFunction};
+use specdiff_core::view::HotnessEstimate;
 
 use super::{counts_of, short_path, status_of, tally, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
@@ -15,7 +16,7 @@ use crate::model::*;
 
 /// What a row says about its function beyond the code object's own name, place and kind.
 struct RowFacts {
-    hot: f64,
+    hot: Option<HotnessEstimate>,
     before: Option<Share>,
     after: Option<Share>,
     counts: Vec<(Class, u32)>,
@@ -40,7 +41,8 @@ fn function_row(dump: &Dump, names: &CodeNames, code: u32, key: String, facts: R
         module: inert(&module).into_owned(),
         location: location(dump, code),
         kind: c.kind.as_str().to_string(),
-        hot: facts.hot,
+        hot: facts.hot.map_or(0.0, |e| e.share()),
+        hot_note: facts.hot.map(|e| e.with_interval()).unwrap_or_default(),
         before: facts.before,
         after: facts.after,
         counts: facts.counts,
@@ -72,6 +74,8 @@ pub fn diff_summary(
         None => (&report.summary, &report.base, &report.head),
     };
     let (bd, hd) = (pair.base(), pair.head());
+    // Hotness as every output shows it: the core's estimate over the sampled runs.
+    let runs = (report.base.samples, report.head.samples);
     let mut entries = Entries::new();
     let mut rows = Vec::new();
     let take_key = |key: &str, entries: &mut Entries, codes: (Option<u32>, Option<u32>)| -> String {
@@ -91,7 +95,7 @@ pub fn diff_summary(
         let sender = trimmed.iter().find(|t| (t.base_code, t.head_code) == (f.base_code, f.head_code));
         let (before, after) = sender.map_or((f.specialized_before, f.specialized_after), |t| (t.before, t.after));
         let facts = RowFacts {
-            hot: f.hotness.rank_share(),
+            hot: HotnessEstimate::of(runs, &f.hotness),
             before: Some(before.into()),
             after: Some(after.into()),
             counts: counts_of(&f.counts),
@@ -114,7 +118,7 @@ pub fn diff_summary(
         // No changed site: both sides have the same sites, specialized the same way, so one
         // side's share stands for both.
         let share = Some(tally(&mut norm, CoreSide::Head, h).total.into());
-        let hot = Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))).rank_share();
+        let hot = HotnessEstimate::of(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
         let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: Class::Unchanged, score: 0.0 };
         rows.push(function_row(hd, pair.names(true), h, key, facts));
@@ -127,7 +131,7 @@ pub fn diff_summary(
             let key = take_key(&keys[f.code as usize], &mut entries, codes);
             let share: Share = f.specialized.into();
             let facts = RowFacts {
-                hot: f.hotness_share,
+                hot: single_run_hotness(dump, f.hotness_share),
                 before: (!head_side).then_some(share),
                 after: head_side.then_some(share),
                 counts: vec![(class, share.sites)].into_iter().filter(|(_, n)| *n > 0).collect(),
@@ -156,6 +160,9 @@ pub fn diff_summary(
     summary.rows = order.into_iter().map(|i| rows[i].clone()).collect();
 
     let s = sent_summary;
+    // The counts every output shows: the core's view of the (sender's) summary.
+    let counts = specdiff_core::view::Overview::of(s, &report.functions);
+    summary.overview.changed = counts.changed_words();
     summary.warnings = report.warnings.iter().map(|w| w.message.clone()).collect();
     let mut m = Vec::new();
     let metric = |label: &str, b: String, h: String, delta: Option<String>, tone: Tone, tip: &str| Metric {
@@ -216,13 +223,7 @@ pub fn diff_summary(
         label: "functions".into(),
         base: None,
         head: None,
-        delta: Some(format!(
-            "{} matched · {} changed · {} added · {} removed",
-            grouped(s.matched as u64),
-            grouped(s.changed as u64),
-            grouped(s.added as u64),
-            grouped(s.removed as u64)
-        )),
+        delta: Some(format!("{} matched · {}", grouped(counts.matched as u64), counts.changed_words())),
         tone: Tone::Neutral,
         tip: Some("code objects matched by module and qualified name".into()),
     });
@@ -230,12 +231,8 @@ pub fn diff_summary(
         label: "regressions".into(),
         base: None,
         head: None,
-        delta: Some(if s.import_time_regressions > 0 {
-            format!("{} (+{} at import time)", grouped(s.regressions as u64), grouped(s.import_time_regressions as u64))
-        } else {
-            grouped(s.regressions as u64)
-        }),
-        tone: if s.regressions > 0 { Tone::Bad } else { Tone::Good },
+        delta: Some(counts.regression_words()),
+        tone: if counts.regressions > 0 { Tone::Bad } else { Tone::Good },
         tip: Some("lost + missing + backed-off sites over the matched functions; import-time code (module and class bodies, importlib, site, code run only inside imports) counted apart".into()),
     });
     m.push(metric("samples", grouped(base_run.samples), grouped(head_run.samples), None, Tone::Neutral, TIP_SAMPLES));
@@ -276,7 +273,7 @@ pub fn diff_summary(
                 detail: format!(
                     "{} · {} of samples · {}",
                     plural(f.regressions as u64, "regression", "regressions"),
-                    percent(f.hotness.rank_share()),
+                    percent(HotnessEstimate::of(runs, &f.hotness).map_or(0.0, |e| e.share())),
                     detail
                 ),
                 score: f.score,
@@ -284,6 +281,14 @@ pub fn diff_summary(
         })
         .collect();
     entries
+}
+
+/// The estimate of a code object of one run (an added or removed function, or a single run's)
+/// holding `share` of `dump`'s samples; `None` when the run was not sampled.
+fn single_run_hotness(dump: &Dump, share: f64) -> Option<HotnessEstimate> {
+    let samples = dump.run.sampler.samples;
+    let h = Hotness { base_runtime_share: share, ..Hotness::default() };
+    HotnessEstimate::of((samples, 0), &h)
 }
 
 /// The chart's families: the 14 with the most sites on either side.
@@ -305,7 +310,8 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
     for i in 0..n {
         let t = tally(&mut norm, CoreSide::Base, i);
         total.merge(&t);
-        let hot = Hotness::of(Some((d, &d.code[i as usize])), None).base_share;
+        let hot = single_run_hotness(d, Hotness::of(Some((d, &d.code[i as usize])), None).base_share);
+        let hot_share = hot.map_or(0.0, |e| e.share());
         let share: Share = t.total.into();
         let unspecialized = share.sites - share.specialized;
         entries.insert(keys[i as usize].clone(), (Some(i), Some(i)));
@@ -315,7 +321,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
             after: None,
             counts: Vec::new(),
             status: Class::Unchanged,
-            score: if hot > 0.0 { hot * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
+            score: if hot_share > 0.0 { hot_share * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
         };
         rows.push(function_row(d, pair.names(false), i, keys[i as usize].clone(), facts));
     }

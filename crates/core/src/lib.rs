@@ -11,7 +11,7 @@
 //! ## The pipeline
 //!
 //! The modules are folders in data-flow order; each uses only the ones above it in this list
-//! (the test `tests/module_graph.rs` keeps it so):
+//! (the test `tests/structure.rs` keeps it so, for every crate of the workspace):
 //!
 //! 1. [`util`]: crate-wide helpers (the one stable sort, globs, the sorted [`util::Map`]).
 //! 2. [`model`]: the data: a run's [`Dump`] and its pystats [`model::Stats`], as plain types.

@@ -209,8 +209,6 @@ pub struct FunctionRow {
     /// Share of all samples with this code on the stack, 0–1: the core's
     /// [`specdiff_core::view::HotnessEstimate`] (outside imports, the hotter sampled side).
     pub hot: f64,
-    /// That estimate with its 95 % interval and samples (empty when no run was sampled).
-    pub hot_note: String,
     /// Specialized share before (base, or the single run).
     pub before: Option<Share>,
     /// Specialized share after (head).
@@ -399,7 +397,7 @@ wire_struct!(Share { specialized, sites });
 wire_struct!(FamilyBar { family, base, head });
 wire_struct!(TopItem { key, offset, title, location, class, detail, score });
 wire_struct!(Overview { metrics, families, top, class_totals, changed });
-wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, hot_note, before, after, counts, status, score });
+wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score });
 wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
 wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows });

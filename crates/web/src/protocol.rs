@@ -272,7 +272,6 @@ mod tests {
             location: "a.py:1".into(),
             kind: "function".into(),
             hot: 0.5,
-            hot_note: "50.0% (95% CI 1.3–98.7%, 2 samples)".into(),
             before: None,
             after: Some(Share::default()),
             counts: vec![(Class::Gained, 3)],

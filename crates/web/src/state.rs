@@ -449,7 +449,6 @@ mod tests {
             location: format!("m.py:{}", key.len()),
             kind: "function".into(),
             hot,
-            hot_note: String::new(),
             before: Some(Share { specialized: 1, sites: 2 }),
             after: Some(Share { specialized: 0, sites: 2 }),
             counts,

@@ -76,16 +76,20 @@ impl Overview {
     /// `"5 changed · 7 added"`: the changed, added and removed functions, the zero ones left out
     /// (`"none changed"` when all are zero).
     pub fn changed_words(&self) -> String {
-        let parts: Vec<String> = [(self.changed, "changed"), (self.added, "added"), (self.removed, "removed")]
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, word)| format!("{} {word}", grouped(*n as u64)))
-            .collect();
-        if parts.is_empty() {
-            "none changed".into()
-        } else {
-            parts.join(" · ")
+        let mut out = String::new();
+        for (n, word) in [(self.changed, " changed"), (self.added, " added"), (self.removed, " removed")] {
+            if n > 0 {
+                if !out.is_empty() {
+                    out.push_str(" · ");
+                }
+                out.push_str(&grouped(n as u64));
+                out.push_str(word);
+            }
         }
+        if out.is_empty() {
+            out.push_str("none changed");
+        }
+        out
     }
 
     /// `"12"`, or `"12 (+3 at import time)"`: the regressions with import-time code apart.

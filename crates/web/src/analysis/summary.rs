@@ -4,19 +4,18 @@
 
 use specdiff_core::model::Dump;
 use specdiff_core::engine::{identity, CodeNames};
-use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{DiffReport, Hotness, ShareTally};
 use specdiff_core::share::{SharedSummary, TrimmedFunction};
 use specdiff_core::view::HotnessEstimate;
 
-use super::{counts_of, short_path, status_of, tally, Entries, Pair};
+use super::{counts_of, short_path, status_of, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
 use crate::model::*;
 
 /// What a row says about its function beyond the code object's own name, place and kind.
 struct RowFacts {
-    hot: Option<HotnessEstimate>,
+    hot: f64,
     before: Option<Share>,
     after: Option<Share>,
     counts: Vec<(Class, u32)>,
@@ -41,8 +40,7 @@ fn function_row(dump: &Dump, names: &CodeNames, code: u32, key: String, facts: R
         module: inert(&module).into_owned(),
         location: location(dump, code),
         kind: c.kind.as_str().to_string(),
-        hot: facts.hot.map_or(0.0, |e| e.share()),
-        hot_note: facts.hot.map(|e| e.with_interval()).unwrap_or_default(),
+        hot: facts.hot,
         before: facts.before,
         after: facts.after,
         counts: facts.counts,
@@ -95,7 +93,7 @@ pub fn diff_summary(
         let sender = trimmed.iter().find(|t| (t.base_code, t.head_code) == (f.base_code, f.head_code));
         let (before, after) = sender.map_or((f.specialized_before, f.specialized_after), |t| (t.before, t.after));
         let facts = RowFacts {
-            hot: HotnessEstimate::of(runs, &f.hotness),
+            hot: estimate_share(runs, &f.hotness),
             before: Some(before.into()),
             after: Some(after.into()),
             counts: counts_of(&f.counts),
@@ -110,15 +108,15 @@ pub fn diff_summary(
         rows.push(row);
     }
     // Matched functions without changes (the report leaves them out).
-    let mut norm = pair.normalizer();
+    let mut tallies = pair.tallies();
     for (b, h) in pair.matched_pairs() {
         if changed[h as usize] == Some(b) {
             continue;
         }
         // No changed site: both sides have the same sites, specialized the same way, so one
         // side's share stands for both.
-        let share = Some(tally(&mut norm, CoreSide::Head, h).total.into());
-        let hot = HotnessEstimate::of(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
+        let share = Some(tallies.of(specdiff_core::cpython::Side::Head, h).total.into());
+        let hot = estimate_share(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
         let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: Class::Unchanged, score: 0.0 };
         rows.push(function_row(hd, pair.names(true), h, key, facts));
@@ -131,7 +129,7 @@ pub fn diff_summary(
             let key = take_key(&keys[f.code as usize], &mut entries, codes);
             let share: Share = f.specialized.into();
             let facts = RowFacts {
-                hot: single_run_hotness(dump, f.hotness_share),
+                hot: f.hotness_share,
                 before: (!head_side).then_some(share),
                 after: head_side.then_some(share),
                 counts: vec![(class, share.sites)].into_iter().filter(|(_, n)| *n > 0).collect(),
@@ -273,7 +271,7 @@ pub fn diff_summary(
                 detail: format!(
                     "{} · {} of samples · {}",
                     plural(f.regressions as u64, "regression", "regressions"),
-                    percent(HotnessEstimate::of(runs, &f.hotness).map_or(0.0, |e| e.share())),
+                    percent(estimate_share(runs, &f.hotness)),
                     detail
                 ),
                 score: f.score,
@@ -283,12 +281,10 @@ pub fn diff_summary(
     entries
 }
 
-/// The estimate of a code object of one run (an added or removed function, or a single run's)
-/// holding `share` of `dump`'s samples; `None` when the run was not sampled.
-fn single_run_hotness(dump: &Dump, share: f64) -> Option<HotnessEstimate> {
-    let samples = dump.run.sampler.samples;
-    let h = Hotness { base_runtime_share: share, ..Hotness::default() };
-    HotnessEstimate::of((samples, 0), &h)
+/// A matched function's hotness as every output shows it (the core's estimate over the sampled
+/// runs, outside imports), as a share; 0 when no run was sampled.
+fn estimate_share(runs: (u64, u64), h: &Hotness) -> f64 {
+    HotnessEstimate::of(runs, h).map_or(0.0, |e| e.share())
 }
 
 /// The chart's families: the 14 with the most sites on either side.
@@ -303,15 +299,14 @@ fn top_bars(mut bars: Vec<FamilyBar>) -> Vec<FamilyBar> {
 pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Summary) -> Entries {
     let d = pair.base();
     let n = d.code.len() as u32;
-    let mut norm = pair.normalizer();
+    let mut tallies = pair.tallies();
     let mut total = ShareTally::default();
     let mut rows = Vec::with_capacity(n as usize);
     let mut entries = Entries::new();
     for i in 0..n {
-        let t = tally(&mut norm, CoreSide::Base, i);
+        let t = tallies.of(specdiff_core::cpython::Side::Base, i);
         total.merge(&t);
-        let hot = single_run_hotness(d, Hotness::of(Some((d, &d.code[i as usize])), None).base_share);
-        let hot_share = hot.map_or(0.0, |e| e.share());
+        let hot = Hotness::of(Some((d, &d.code[i as usize])), None).base_share;
         let share: Share = t.total.into();
         let unspecialized = share.sites - share.specialized;
         entries.insert(keys[i as usize].clone(), (Some(i), Some(i)));
@@ -321,7 +316,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
             after: None,
             counts: Vec::new(),
             status: Class::Unchanged,
-            score: if hot_share > 0.0 { hot_share * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
+            score: if hot > 0.0 { hot * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
         };
         rows.push(function_row(d, pair.names(false), i, keys[i as usize].clone(), facts));
     }

@@ -52,7 +52,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
         <div class={classes!("frow", props.selected.then_some("selected"), (props.diff && !r.is_changed()).then_some("unchanged"))}
             style={format!("top:{}px", props.top)} {onclick} role="option" aria-selected={props.selected.to_string()}
             data-key={r.key.clone()} title={format!("{} · {} · {}", r.qualname, r.module, r.location)}>
-            <span class="heat" title={if r.hot_note.is_empty() { "no samples".to_string() } else { format!("hot {} outside imports", r.hot_note) }}><span style={format!("width:{heat:.0}%")}></span></span>
+            <span class="heat" title={format!("{} of samples", percent(r.hot))}><span style={format!("width:{heat:.0}%")}></span></span>
             <span class="fname">
                 <span class="qual">{r.qualname.clone()}</span>
                 <span class="loc">{r.location.clone()}</span>

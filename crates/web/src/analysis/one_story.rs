@@ -70,7 +70,9 @@ fn page_agrees(what: &str, page: &Summary, view: &View, every_function: bool) {
     assert_eq!(page.overview.changed, o.changed_words(), "{what}: the Functions tab");
     let metric = |label: &str| page.overview.metrics.iter().find(|m| m.label == label).and_then(|m| m.delta.clone());
     assert_eq!(metric("regressions"), Some(o.regression_words()), "{what}");
-    assert_eq!(metric("functions"), Some(format!("{} matched · {}", grouped(o.matched as u64), o.changed_words())), "{what}");
+    let functions = [o.matched, o.changed, o.added, o.removed].map(|n| grouped(n as u64));
+    let functions = format!("{} matched · {} changed · {} added · {} removed", functions[0], functions[1], functions[2], functions[3]);
+    assert_eq!(metric("functions"), Some(functions), "{what}");
     let mut found = 0;
     for v in &view.functions {
         let row = page.rows.iter().find(|r| r.module == inert(&v.module) && r.qualname == inert(&v.qualname));

@@ -221,7 +221,14 @@ pub fn diff_summary(
         label: "functions".into(),
         base: None,
         head: None,
-        delta: Some(format!("{} matched · {}", grouped(counts.matched as u64), counts.changed_words())),
+        // All four, zeros too: a reader (and tests/e2e/links.mjs) reads them by position.
+        delta: Some(format!(
+            "{} matched · {} changed · {} added · {} removed",
+            grouped(counts.matched as u64),
+            grouped(counts.changed as u64),
+            grouped(counts.added as u64),
+            grouped(counts.removed as u64)
+        )),
         tone: Tone::Neutral,
         tip: Some("code objects matched by module and qualified name".into()),
     });

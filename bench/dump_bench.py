@@ -1,8 +1,10 @@
 """Benchmark: specdiff's harness decoder against a plain `dis.get_instructions(adaptive=True)`
 loop, over every code object of a whole-program workload (bench/workload.py).
 
-Run it under the interpreter to measure:  PYTHON bench/dump_bench.py [REPEAT] [--raw-code FILE]
-It prints one line per measure and the ratio; bench/dump_bench.sh runs it for every
+Run it under the interpreter to measure:
+    SPECDIFF_HARNESS=FILE PYTHON bench/dump_bench.py [REPEAT] [--raw-code FILE]
+FILE is the harness `specdiff dump` runs (`cargo run -q -p specdiff-cli --example harness -- FILE`
+writes it). It prints one line per measure and the ratio; bench/dump_bench.sh runs it for every
 interpreter, adds the Rust half of the decoding and the dump sizes. Both sides decode the same
 code objects in the same process, after the same warm-up, so the ratio does not depend on the
 machine's speed.
@@ -27,7 +29,6 @@ import time
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 
 
 def load(name, path):
@@ -72,7 +73,10 @@ def main():
         raw_code = args[i + 1]
         del args[i:i + 2]
     repeat = int(args[0]) if args else 5
-    harness = load("specdiff_harness", os.path.join(ROOT, "crates/cli/src/harness.py"))
+    harness_file = os.environ.get("SPECDIFF_HARNESS") or sys.exit(
+        "dump_bench: set SPECDIFF_HARNESS to the harness file "
+        "(cargo run -q -p specdiff-cli --example harness -- FILE writes it)")
+    harness = load("specdiff_harness", harness_file)
     workload = load("workload", os.path.join(HERE, "workload.py"))
     workload.load_modules()
     workload.workload(10, "base")

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p specdiff-cli
-cargo build --release -q -p specdiff-cli --example capture_bench
+cargo build --release -q -p specdiff-cli --example capture_bench --example harness
 pythons=("$@")
 if [ ${#pythons[@]} = 0 ]; then
   for v in 3.11 3.12 3.13; do
@@ -19,8 +19,9 @@ if [ ${#pythons[@]} = 0 ]; then
   [ -d .tools/npm/node_modules/pyodide ] && pythons+=("scripts/python-pyodide")
 fi
 out=$(mktemp -d)
+target/release/examples/harness "$out/specdiff_harness.py"   # the harness specdiff dump runs
 for py in "${pythons[@]}"; do
-  "$py" bench/dump_bench.py --raw-code "$out/raw.json" | tee "$out/py.txt"
+  SPECDIFF_HARNESS="$out/specdiff_harness.py" "$py" bench/dump_bench.py --raw-code "$out/raw.json" | tee "$out/py.txt"
   target/release/examples/capture_bench "$out/raw.json" | tee "$out/rs.txt"
   dis=$(sed -n 's/^cpu_ms dis=\([0-9.]*\) .*/\1/p' "$out/py.txt")
   harness=$(sed -n 's/^cpu_ms .* harness=\([0-9.]*\)$/\1/p' "$out/py.txt")

@@ -8,7 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=crates/core/tests/fixtures/dumps
 SRC=$OUT/src
-HARNESS=crates/cli/src/harness.py
+# The harness specdiff dump runs: build.rs joins it from crates/cli/src/harness/.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+HARNESS=$work/specdiff_harness.py
+cargo run -q -p specdiff-cli --example harness -- "$HARNESS"
 PYTHONS=${PYTHONS:-"3.11.7 3.12.1 3.13.0"}
 
 dump() { # python, output name, harness target args...

@@ -1,7 +1,7 @@
 //! `specdiff dump`: runs a program under a real CPython with the embedded harness and writes a
-//! validated dump. The harness (`harness.py`) does the capture; this side probes the
-//! interpreter, owns the process (exit status; stop requests passed on, with a grace period)
-//! and the output file.
+//! validated dump. The harness (`src/harness/`, run as one file) does the capture; this side
+//! probes the interpreter, owns the process (exit status; stop requests passed on, with a grace
+//! period) and the output file.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -25,8 +25,9 @@ use crate::signals::{self, Litter};
 /// The start of the temporary folder a dump runs in (see `output::sweep_stale`).
 const RUN_PREFIX: &str = "specdiff-run-";
 
-/// The harness, embedded so the binary is self-contained.
-pub const HARNESS: &str = include_str!("harness.py");
+/// The harness, embedded so the binary is self-contained: the parts in `src/harness/` joined
+/// into one file by build.rs.
+pub const HARNESS: &str = include_str!(concat!(env!("OUT_DIR"), "/harness.py"));
 
 /// Options of `specdiff dump` (everything before the program to run).
 #[derive(Debug, Args)]

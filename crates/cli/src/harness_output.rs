@@ -9,7 +9,7 @@ use serde::Deserialize;
 use specdiff_core::model::Dump;
 use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
 
-/// The harness's extra file (`write_dump` in `harness.py`).
+/// The harness's extra file (`write_dump` in `harness/60_run.py`).
 #[derive(Debug, Default, Deserialize)]
 pub struct HarnessExtra {
     /// The raw pystats files this run wrote, when the harness could tell.

@@ -2,19 +2,30 @@
 //! decoder with `dis.get_instructions(code, adaptive=True)` on every code object of a real
 //! multi-module program (what the CLI finishes in Rust — positions, cache words, counters — is
 //! checked here, with the CLI's own code), `harness_cli.py` runs the harness as the CLI does
-//! and checks its dumps.
+//! and checks its dumps. Both get the harness the binary embeds (`SPECDIFF_HARNESS`).
 
 mod common;
+
+use std::path::{Path, PathBuf};
 
 use common::*;
 use serde::Deserialize;
 use specdiff_core::format::{decode_hex, finish_instructions, RawCode};
 use specdiff_core::model::{CounterKind, CounterLayout, Instruction, OpInfo};
 
+/// The harness the binary embeds (build.rs joins `src/harness/`), written into `dir` under
+/// the name `specdiff dump` gives it; the Python checks read its path from `SPECDIFF_HARNESS`.
+fn embedded_harness(dir: &Path) -> PathBuf {
+    let path = dir.join("specdiff_harness.py");
+    std::fs::write(&path, include_str!(concat!(env!("OUT_DIR"), "/harness.py"))).expect("a temporary file");
+    path
+}
+
 #[test]
 fn decoder_matches_dis_on_every_code_object() {
     let script = repo_root().join("crates/cli/tests/python/fidelity.py");
     let work = tempfile::tempdir().expect("a temporary folder");
+    let harness = embedded_harness(work.path());
     let mut failures = Vec::new();
     for py in interpreters() {
         let left = work.path().join(format!("left-to-cli-{}.json", py.key));
@@ -22,6 +33,7 @@ fn decoder_matches_dis_on_every_code_object() {
             .arg(&script)
             .arg("--left-to-cli")
             .arg(&left)
+            .env("SPECDIFF_HARNESS", &harness)
             .current_dir(repo_root())
             .output()
             .expect("the interpreter runs");
@@ -101,8 +113,10 @@ fn harness_dumps_pass_their_checks() {
     // harness_cli.py starts processes, which pyodide cannot: a native interpreter drives it and
     // runs the harness under every interpreter present, pyodide included.
     let driver = native_interpreters().next().expect("a native interpreter");
+    let work = tempfile::tempdir().expect("a temporary folder");
     let mut cmd = std::process::Command::new(&driver.python);
     cmd.arg(repo_root().join("crates/cli/tests/python/harness_cli.py"));
+    cmd.env("SPECDIFF_HARNESS", embedded_harness(work.path()));
     cmd.args(interpreters().iter().map(|i| &i.python));
     let o = cmd.current_dir(repo_root()).output().expect("the interpreter runs");
     let out = String::from_utf8_lossy(&o.stdout);

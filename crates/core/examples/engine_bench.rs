@@ -49,7 +49,7 @@ fn worst_case_alignment() {
         x ^= x << 17;
         x
     };
-    let site = |i: u32, key: u64| Site { start: i, end: i + 1, primary: i, spec: i, key, tag: SiteTag::Plain };
+    let site = |i: u32, key: u64| Site { start: i, end: i + 1, primary: i, spec: i, key, tag: SiteTag::Plain, callee: 0 };
     let base: Vec<Site> = (0..n).map(|i| site(i, next() % 64)).collect();
     // Head: every third site replaced, so half of everything differs.
     let head: Vec<Site> = base.iter().map(|s| if next() % 3 == 0 { site(s.start, 64 + next() % 64) } else { *s }).collect();

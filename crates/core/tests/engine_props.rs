@@ -90,6 +90,8 @@ proptest! {
                 start: i as u32, end: i as u32 + 1, primary: i as u32, spec: i as u32,
                 key: (f << 32) | o,
                 tag: [SiteTag::Plain, SiteTag::AttrLoad, SiteTag::GetattrCall][t as usize],
+                // Family 5 stands for calls, some of which name their callee (0: none).
+                callee: if f == 5 { (i % 3) as u32 } else { 0 },
             }).collect()
         };
         let (b, h) = (mk(&base), mk(&head));

@@ -19,15 +19,22 @@ cache words, the counters) as JSON, for crates/cli/tests/harness_python.rs to ch
 side with. --static also compiles the source of every imported .py
 module (code that never ran). --time times harness.decode_code against a plain dis loop over
 the same code objects. Prints the first mismatches readably; exits 1 on any mismatch.
+
+The harness is the file SPECDIFF_HARNESS names, as `specdiff dump` runs it: harness_python.rs
+writes the one the binary embeds; by hand, `cargo run -q -p specdiff-cli --example harness --
+FILE` writes it (build.rs joins it from crates/cli/src/harness/).
 """
 import gc
+import importlib.util
 import os
 import sys
 import time
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.normpath(os.path.join(HERE, "..", "..", "src"))
+HARNESS = os.path.abspath(os.environ.get("SPECDIFF_HARNESS") or sys.exit(
+    "fidelity: set SPECDIFF_HARNESS to the harness file "
+    "(cargo run -q -p specdiff-cli --example harness -- FILE writes it)"))
 WORKLOAD = os.path.normpath(os.path.join(HERE, "..", "programs", "workload"))
 
 EXEC_CODES = []
@@ -46,10 +53,12 @@ def _audit(event, args):
 
 
 sys.addaudithook(_audit)
-sys.path.insert(0, SRC)
 sys.path.insert(0, WORKLOAD)
 
-import harness  # noqa: E402  (after the hook: its import is a module body too)
+# Imported after the hook, so that its module body is recorded too.
+_spec = importlib.util.spec_from_file_location("harness", HARNESS)
+harness = sys.modules["harness"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(harness)
 import dis  # noqa: E402
 import opcode  # noqa: E402
 

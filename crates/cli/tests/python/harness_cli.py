@@ -1,6 +1,7 @@
 """Run the harness as the Rust CLI does and check its dumps, for each interpreter given.
 
-    python3 crates/cli/tests/python/harness_cli.py [PYTHON...]     (default: this python)
+    SPECDIFF_HARNESS=FILE python3 crates/cli/tests/python/harness_cli.py [PYTHON...]
+                                                                  (default: this python)
 
 PYTHON may be any python3-like executable, e.g. scripts/python-pyodide for 3.14. Checks the
 dump against docs/dump-format.md (shape and types of every field) and facts about the test
@@ -8,6 +9,10 @@ programs: the workload's hot loop specialized to LOAD_ATTR_SLOT, module and clas
 present, counters decoded (or left to the CLI), samples (when threads exist), churn in churn.py (when threads
 exist), exit statuses and exceptions, argv, filters, stdout left to the program, and the
 refusal of interpreters older than 3.11. Prints one line per check; exits 1 on a failure.
+
+FILE is the harness as `specdiff dump` runs it: harness_python.rs writes the one the binary
+embeds; by hand, `cargo run -q -p specdiff-cli --example harness -- FILE` writes it (build.rs
+joins it from crates/cli/src/harness/).
 """
 import json
 import os
@@ -17,7 +22,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
-HARNESS = os.path.join(ROOT, "crates", "cli", "src", "harness.py")
+HARNESS = os.path.abspath(os.environ.get("SPECDIFF_HARNESS") or sys.exit(
+    "harness_cli: set SPECDIFF_HARNESS to the harness file "
+    "(cargo run -q -p specdiff-cli --example harness -- FILE writes it)"))
 PROGRAMS = os.path.join(ROOT, "crates", "cli", "tests", "programs")
 FAILURES = []
 
@@ -242,7 +249,7 @@ def case_exits(python, tmp):
     p, doc = run(python, ["--", "code", "def f():\n    raise ValueError('boom\\nmore')\nf()"],
                  out)
     check(p.returncode == 1 and doc and doc["run"]["exception"] == "ValueError: boom" and
-          "Traceback" in p.stderr and "harness.py" not in p.stderr and p.stdout == "",
+          "Traceback" in p.stderr and os.path.basename(HARNESS) not in p.stderr and p.stdout == "",
           "code: uncaught exception -> 1, traceback, 'ValueError: boom'")
     p, doc = run(python, ["--", "code", "raise KeyboardInterrupt"], out)
     check(p.returncode == 130 and doc and doc["run"]["exception"] == "KeyboardInterrupt",

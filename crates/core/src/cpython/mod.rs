@@ -7,6 +7,7 @@
 //!
 //! Depends only on [`crate::model`] and [`crate::util`].
 
+pub(crate) mod callee;
 pub(crate) mod counters;
 pub(crate) mod facts;
 pub(crate) mod failure_kinds;

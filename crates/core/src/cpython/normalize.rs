@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use crate::cpython::callee::called_name;
 use crate::cpython::counters::VersionRules;
 use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
 pub(crate) use crate::cpython::spelling::{canonical_opname, key_family, normalize_argrepr};
@@ -43,6 +44,9 @@ pub struct Site {
     pub key: Key,
     /// What the site is, for rewrite pairing (see [`crate::engine::align_sites`]).
     pub tag: SiteTag,
+    /// For a call, the interned name it calls when its code shows one (`callee.rs`); 0
+    /// otherwise.
+    pub callee: u32,
 }
 
 impl Site {
@@ -306,7 +310,7 @@ impl<'a> Normalizer<'a> {
                 _ => i,
             };
             let start = pending.take().unwrap_or(i);
-            sites.push(Site { start, end: i + 1, primary: i, spec, key, tag: SiteTag::Plain });
+            sites.push(Site { start, end: i + 1, primary: i, spec, key, tag: SiteTag::Plain, callee: 0 });
         }
         if let Some(p) = pending {
             let n = c.instructions.len() as u32;
@@ -315,13 +319,13 @@ impl<'a> Normalizer<'a> {
                 None => {
                     let class = self.sides[side as usize].ops[c.instructions[p as usize].op as usize];
                     let key = (class.family as u64) << 32;
-                    sites.push(Site { start: p, end: n, primary: p, spec: p, key, tag: SiteTag::Plain });
+                    sites.push(Site { start: p, end: n, primary: p, spec: p, key, tag: SiteTag::Plain, callee: 0 });
                 }
             }
         }
         if keys {
             self.merge_pairs(side, &mut sites);
-            self.tag(c, &mut sites);
+            self.tag(dump, c, &mut sites);
         }
         sites
     }
@@ -403,7 +407,7 @@ impl<'a> Normalizer<'a> {
                     };
                     let fam = self.interner.intern(m);
                     let key = ((fam as u64) << 32) | operand as u64;
-                    out.push(Site { start: x.start, end: y.end, primary: x.primary, spec: x.spec, key, tag: SiteTag::Plain });
+                    out.push(Site { start: x.start, end: y.end, primary: x.primary, spec: x.spec, key, tag: SiteTag::Plain, callee: 0 });
                     i += 2;
                     continue;
                 }
@@ -414,7 +418,7 @@ impl<'a> Normalizer<'a> {
         *sites = out;
     }
 
-    fn tag(&self, c: &CodeInfo, sites: &mut [Site]) {
+    fn tag(&mut self, dump: &Dump, c: &CodeInfo, sites: &mut [Site]) {
         for i in 0..sites.len() {
             let f = sites[i].family_id();
             if f == self.fam_load_attr {
@@ -429,6 +433,9 @@ impl<'a> Normalizer<'a> {
             {
                 sites[i].tag = SiteTag::Subscr;
             } else if f == self.fam_call {
+                if let Some(name) = called_name(dump, c, sites[i].primary as usize) {
+                    sites[i].callee = self.interner.intern(name);
+                }
                 let before = &sites[i.saturating_sub(4)..i];
                 let runs_comprehension = before.last().is_some_and(|s| s.family_id() == self.fam_make_iter[1])
                     && before.iter().any(|s| s.family_id() == self.fam_make_iter[0]);
@@ -459,6 +466,9 @@ impl<'a> Normalizer<'a> {
                 };
             } else if f == self.fam_call_ex {
                 sites[i].tag = SiteTag::Call;
+                if let Some(name) = called_name(dump, c, sites[i].primary as usize) {
+                    sites[i].callee = self.interner.intern(name);
+                }
             }
         }
     }

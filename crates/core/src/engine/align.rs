@@ -3,7 +3,8 @@
 //! Three passes, each order-preserving (see `docs/engine.md`, "Alignment"):
 //! 1. a diff (`similar`, Myers by default) of the normalized keys: equal keys are `same` rows;
 //! 2. inside each changed region, a second diff on the family part of the keys pairs sites
-//!    whose operand changed (`p.x` → `p.y`): `modified` rows;
+//!    whose operand changed (`p.x` → `p.y`): `modified` rows. It pairs calls of the same name
+//!    first (`cpython/callee.rs`), then any sites of one family in what is left;
 //! 3. inside what is left, sites whose family changed because the code changed: an attribute
 //!    load on one side with a `getattr(...)` call on the other (`rewritten`), and a call with
 //!    a `CALL_FUNCTION_EX` call (`*args`/`**kwargs`) on the other (`call_form`). 3.13's
@@ -197,27 +198,52 @@ fn for_each_region(ops: &[DiffOp], mut f: impl FnMut(bool, Range<usize>, Range<u
     }
 }
 
-/// Second and third passes on a changed region.
+/// Second and third passes on a changed region. The second pass runs twice: first with a
+/// call's key holding the name it calls (`callee.rs`), so that a call pairs with the call of
+/// the same name before any other call (docutils: `sort(); reverse()` → `sort(reverse=True)`
+/// paired the keyword call with `reverse()`); then on the family alone, in what is left.
 fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, options: &AlignOptions, out: &mut Vec<AlignedRow>) {
     if b.is_empty() || h.is_empty() {
         out.extend(b.map(|i| row(RowKind::BaseOnly, Some(i), None)));
         out.extend(h.map(|j| row(RowKind::HeadOnly, None, Some(j))));
         return;
     }
+    let named = |s: &Site| comprehension_apart(s, ((s.family_id() as u64) << 32) | s.callee as u64);
+    let has_names = |r: &Range<usize>, sites: &[Site]| sites[r.clone()].iter().any(|s| s.callee != 0);
+    if !has_names(&b, base) || !has_names(&h, head) {
+        return by_family(base, head, b, h, options, out);
+    }
+    let bf: Vec<u64> = base[b.clone()].iter().map(named).collect();
+    let hf: Vec<u64> = head[h.clone()].iter().map(named).collect();
+    let ops = diff(options, &bf, &hf);
+    for_each_region(&ops, |equal, rb, rh| {
+        let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
+        if equal {
+            out.extend(rb.zip(rh).map(|(i, j)| row(RowKind::Modified, Some(i), Some(j))));
+        } else if rb.is_empty() || rh.is_empty() {
+            out.extend(rb.map(|i| row(RowKind::BaseOnly, Some(i), None)));
+            out.extend(rh.map(|j| row(RowKind::HeadOnly, None, Some(j))));
+        } else {
+            by_family(base, head, rb, rh, options, out);
+        }
+    });
+}
+
+/// The second pass on the family alone, then the third.
+fn by_family(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, options: &AlignOptions, out: &mut Vec<AlignedRow>) {
     let bf: Vec<u64> = base[b.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
     let hf: Vec<u64> = head[h.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
     let ops = diff(options, &bf, &hf);
     for_each_region(&ops, |equal, rb, rh| {
         let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
         if equal {
-            for (i, j) in rb.zip(rh) {
-                out.push(row(RowKind::Modified, Some(i), Some(j)));
-            }
+            out.extend(rb.zip(rh).map(|(i, j)| row(RowKind::Modified, Some(i), Some(j))));
         } else {
             rewrites(base, head, rb, rh, out);
         }
     });
 }
+
 
 /// `key`, or for the call that runs a comprehension's code object a key no other call has:
 /// it pairs only with its like, never with the call that follows an inlined comprehension.
@@ -273,7 +299,7 @@ mod tests {
     use super::*;
 
     fn site(fam: u32, operand: u32, tag: SiteTag) -> Site {
-        Site { start: 0, end: 1, primary: 0, spec: 0, key: ((fam as u64) << 32) | operand as u64, tag }
+        Site { start: 0, end: 1, primary: 0, spec: 0, key: ((fam as u64) << 32) | operand as u64, tag, callee: 0 }
     }
 
     fn p(fam: u32, operand: u32) -> Site {

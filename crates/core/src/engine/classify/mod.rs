@@ -56,6 +56,7 @@ mod tests;
 pub use change::{Cause, Change, ChangeKind, ChurnInfo};
 pub(crate) use change::{churn_info, ClassifyOptions};
 pub use site_view::SiteView;
+pub(crate) use site_view::same_statement;
 
 use crate::cpython::counters::Counter;
 use crate::cpython::normalize::{canonical_opname, SiteTag};
@@ -78,6 +79,14 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
     // a regression.
     if kind == RowKind::CallForm && !same_version {
         return Some(if sb || sh { ChangeKind::Minor } else { ChangeKind::Unchanged });
+    }
+    if calls_another(b, h) {
+        // Two calls of different names on different statements (docutils 0.18 → 0.21:
+        // `x.extend(g)` and `y.sort(key=k)`, `codecs.open(…)` and `super().read(…, encoding=…)`):
+        // different work, whose counters say nothing about each other. On one statement
+        // (`s.decode('ascii')` → `str(s, "ascii")`) it is the same work another way, compared
+        // as any pair is.
+        return Some(if sb || sh { ChangeKind::Changed } else { ChangeKind::Unchanged });
     }
     if b.is_site() != h.is_site() {
         // Within one version only a change of the code does this: a call whose new form has
@@ -225,6 +234,13 @@ pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
     made_by_call(h) && remade && tb.is_some() && th.is_some() && tb != th
 }
 
+/// The paired sites are calls of different names (`cpython/callee.rs`) on lines that are not
+/// one statement.
+pub(crate) fn calls_another(b: &SiteView, h: &SiteView) -> bool {
+    let (cb, ch) = (b.site.callee, h.site.callee);
+    cb != 0 && ch != 0 && cb != ch && !same_statement(b, h)
+}
+
 /// The paired sites name different things (an attribute, a global, an operator): the row pairs
 /// two operations, not one operation in two runs.
 pub(crate) fn other_operation(b: &SiteView, h: &SiteView) -> bool {
@@ -232,7 +248,7 @@ pub(crate) fn other_operation(b: &SiteView, h: &SiteView) -> bool {
 }
 
 /// How often the harness's sampler looks at one code object's opcodes for churn, at most
-/// (`CHURN_EVERY_S` in `harness.py`), in seconds.
+/// (`CHURN_EVERY_S` in the harness, `crates/cli/src/harness/00_header.py`), in seconds.
 const CHURN_LOOK_EVERY_S: f64 = 0.010;
 
 /// Whether the sampler could have proven head's re-specializations against base's `fb`: both

@@ -1,6 +1,7 @@
 //! [`SiteView`]: one side of an aligned site, with what the classifier and the explanation
 //! rules read from it (its specialization, counter, line, hotness, churn, source).
 
+use crate::cpython::callee::called_name;
 use crate::cpython::counters::{Counter, VersionRules};
 use crate::cpython::normalize::{normalize_argrepr, Site};
 use crate::model::dump::{CodeInfo, CounterKind, Dump, Instruction, OpInfo};
@@ -98,8 +99,34 @@ impl<'a> SiteView<'a> {
         let p = self.primary();
         (p.argrepr != 0).then(|| normalize_argrepr(self.dump.str(p.argrepr))).filter(|s| !s.is_empty())
     }
+    /// The name the site calls, for a call whose code shows one (`cpython/callee.rs`).
+    pub(crate) fn callee_name(&self) -> Option<&'a str> {
+        (self.site.callee != 0).then(|| called_name(self.dump, self.code, self.site.primary as usize)).flatten()
+    }
     /// The source text of the site's line.
     pub fn source(&self) -> Option<String> {
         self.dump.source_line(self.code.file, self.line()?).map(str::to_string)
     }
+}
+
+/// Whether the two sites' source lines are recognisably one statement: the same text, or at
+/// least half their identifiers and literals shared (Jaccard). Alignment pairs sites by their
+/// keys, so in rewritten code it can pair two different statements (issue 29: packaging's
+/// `canonicalize_version`, dateutil's `_parse_isotime`); rules that read a change of the line as
+/// the cause need it to be the same statement. `false` without both lines.
+pub(crate) fn same_statement(b: &SiteView, h: &SiteView) -> bool {
+    let (Some(tb), Some(th)) = (b.source_text(), h.source_text()) else { return false };
+    if tb == th {
+        return true;
+    }
+    let words = |t: &str| -> Vec<String> {
+        let mut w: Vec<String> = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_string).collect();
+        w.sort();
+        w.dedup();
+        w
+    };
+    let (wb, wh) = (words(tb), words(th));
+    let common = wb.iter().filter(|w| wh.contains(w)).count();
+    let all = wb.len() + wh.len() - common;
+    all > 0 && common * 2 >= all
 }

@@ -33,6 +33,17 @@ pub(super) fn called_names(line: &str) -> Vec<(&str, bool)> {
     out
 }
 
+/// The dotted expression each call on `line` calls, in order: `os.path.exists` for
+/// `os.path.exists(f)`, `f.exists` for `f.exists()`, as far as the text shows it.
+pub(super) fn called_chains(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    line.match_indices('(')
+        .map(|(end, _)| &line[bytes[..end].iter().rposition(|&b| !word(b)).map_or(0, |p| p + 1)..end])
+        .filter(|chain| chain.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_'))
+        .collect()
+}
+
 /// A definition with its key `(module, qualname)`.
 type Found<'a> = (&'a (String, String), &'a Def);
 
@@ -160,7 +171,7 @@ pub(super) fn callee_changed(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, 
     // The line calls a function it did not call in base, which head defines.
     let (caller_h, caller_b) = (h.dump.str(h.code.qualname), b.dump.str(b.code.qualname));
     // "Now goes to" reads the line's change as the cause: only when the rows are one statement.
-    let statement = super::site_rules::same_statement(&b, &h);
+    let statement = crate::engine::classify::same_statement(&b, &h);
     for &n in names_h.iter().filter(|(n, _)| statement && !called_in(&names_b, n)) {
         if let Some((key, d)) = callee(head, module_h, caller_h, text_h, n) {
             let was: Vec<String> = names_b.iter().filter(|(o, _)| !called_in(&names_h, o)).map(|(o, _)| format!("`{o}`")).collect();
@@ -269,6 +280,12 @@ pub(super) fn arg_count(f: &Facts) -> Option<(Cause, String)> {
     let names = |v: &SiteView| Some(called_names(v.dump.source_line(v.code.file, v.line()?)?).into_iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>());
     let (names_b, names_h) = (names(&b)?, names(&h)?);
     if names_b.is_empty() || names_b != names_h {
+        return None;
+    }
+    // The same names on other receivers are other functions (docutils: `os.path.exists(f)` →
+    // `f.exists()`, pathlib's method, whose keyword-only parameter is what stops
+    // `CALL_PY_EXACT_ARGS`).
+    if called_chains(b.source_text()?) != called_chains(h.source_text()?) {
         return None;
     }
     let passes = if nh == 1 { "1 argument".to_string() } else { format!("{nh} arguments") };
@@ -390,6 +407,13 @@ mod tests {
         assert_eq!(found("Two"), None, "two bases: the method resolution order decides");
         assert_eq!(found("Lib"), None, "a base from another module");
         assert_eq!(found("A"), None, "no base defines it");
+    }
+
+    #[test]
+    fn called_chains_keep_the_receiver() {
+        assert_eq!(called_chains("if os.path.exists(f):"), ["os.path.exists"]);
+        assert_eq!(called_chains("if f.exists():"), ["f.exists"]);
+        assert_eq!(called_chains("x = str(self.a.b(1), (2, 3))"), ["str", "self.a.b"]);
     }
 
     #[test]

@@ -53,6 +53,19 @@ pub(super) fn other_operation(f: &Facts) -> Option<(Cause, String)> {
     Some((Cause::OtherOperation, format!("another operation: head's site uses the {what} `{oh}` where base's used `{ob}`, so their counters are not compared")))
 }
 
+/// A pair of calls of different names on different statements (classified `changed` at most:
+/// [`crate::engine::classify::calls_another`]): say which names, and that their counters are
+/// not compared. After the rules that know why a call moved (into a comprehension's code).
+pub(super) fn other_callee(f: &Facts) -> Option<(Cause, String)> {
+    let (b, h) = (f.base?, f.head?);
+    if f.change.kind != ChangeKind::Changed || !crate::engine::classify::calls_another(&b, &h) {
+        return None;
+    }
+    let (cb, ch) = (b.callee_name()?, h.callee_name()?);
+    let why = format!("another operation: head's site calls `{ch}` where base's called `{cb}`, on another statement, so their counters are not compared");
+    Some((Cause::OtherOperation, why))
+}
+
 /// Head's line no longer calls what made the site's operand (classified `changed`, not lost:
 /// [`crate::engine::classify::call_dropped`]): say which call went, and that the site's
 /// generic form is the price of less work.
@@ -228,13 +241,24 @@ pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
     let (major, minor) = version;
     let tail = match f.change.kind {
         ChangeKind::Lost if !h.is_site() => format!("; CPython {major}.{minor} has no specialization for that form of call"),
-        ChangeKind::Lost if fh == CallForm::Keywords && specializes(version, Shape::PyCallWithKeywords) == Some(false) => {
+        // Only where base called a Python function (docutils' `list.sort()` → `sort(reverse=True)`
+        // on 3.12 is a C method's call: the measured fact says nothing about it).
+        ChangeKind::Lost
+            if fh == CallForm::Keywords
+                && ["CALL_PY_", "CALL_BOUND_METHOD_"].iter().any(|p| b.op().name.starts_with(p))
+                && specializes(version, Shape::PyCallWithKeywords) == Some(false) =>
+        {
             format!("; {} has no specialized call of a Python function with keyword arguments", cpython(version))
         }
         ChangeKind::Lost => "; that form of call stayed generic here".to_string(),
         _ => String::new(),
     };
-    Some((Cause::CallForm, format!("the call now {} where it {} in base{tail}", fh.now(), fb.then())))
+    // A call with no arguments passes none, not "them positionally" (docutils' `sort()` →
+    // `sort(reverse=True)`).
+    let none = |v: &SiteView, form: CallForm| form == CallForm::Positional && v.primary().arg == Some(0);
+    let now = if none(&h, fh) { "passes no arguments" } else { fh.now() };
+    let then = if none(&b, fb) { "passed none" } else { fb.then() };
+    Some((Cause::CallForm, format!("the call now {now} where it {then} in base{tail}")))
 }
 
 /// How a call passes its arguments.

@@ -11,7 +11,7 @@ use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::opcodes::table_for;
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::align::RowKind;
-use crate::engine::classify::{Cause, ChangeKind, SiteView};
+use crate::engine::classify::{same_statement, Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::program::float_constants;
@@ -348,28 +348,6 @@ fn version_difference(vb: (u32, u32), vh: (u32, u32), base_form: &str) -> String
         );
     }
     String::new()
-}
-
-/// Whether the two sites' source lines are recognisably one statement: the same text, or at
-/// least half their identifiers and literals shared (Jaccard). Alignment pairs sites by their
-/// keys, so in rewritten code it can pair two different statements (issue 29: packaging's
-/// `canonicalize_version`, dateutil's `_parse_isotime`); rules that read a change of the line as
-/// the cause need it to be the same statement. `false` without both lines.
-pub(super) fn same_statement(b: &SiteView, h: &SiteView) -> bool {
-    let (Some(tb), Some(th)) = (b.source_text(), h.source_text()) else { return false };
-    if tb == th {
-        return true;
-    }
-    let words = |t: &str| -> Vec<String> {
-        let mut w: Vec<String> = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_string).collect();
-        w.sort();
-        w.dedup();
-        w
-    };
-    let (wb, wh) = (words(tb), words(th));
-    let common = wb.iter().filter(|w| wh.contains(w)).count();
-    let all = wb.len() + wh.len() - common;
-    all > 0 && common * 2 >= all
 }
 
 fn base_saw(b: &SiteView) -> Option<&'static str> {

@@ -86,7 +86,15 @@ pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind
         // different work, whose counters say nothing about each other. On one statement
         // (`s.decode('ascii')` → `str(s, "ascii")`) it is the same work another way, compared
         // as any pair is.
-        return Some(if sb || sh { ChangeKind::Changed } else { ChangeKind::Unchanged });
+        // A head site that never ran is `minor`, as for any pair.
+        let head_idle = sb && !sh && h.counter().is_some_and(|c| !c.ran());
+        return Some(if head_idle {
+            ChangeKind::Minor
+        } else if sb || sh {
+            ChangeKind::Changed
+        } else {
+            ChangeKind::Unchanged
+        });
     }
     if b.is_site() != h.is_site() {
         // Within one version only a change of the code does this: a call whose new form has
@@ -235,10 +243,25 @@ pub(crate) fn operand_remade(b: &SiteView, h: &SiteView) -> bool {
 }
 
 /// The paired sites are calls of different names (`cpython/callee.rs`) on lines that are not
-/// one statement.
+/// one statement and do not assign the same target.
 pub(crate) fn calls_another(b: &SiteView, h: &SiteView) -> bool {
     let (cb, ch) = (b.site.callee, h.site.callee);
-    cb != 0 && ch != 0 && cb != ch && !same_statement(b, h)
+    cb != 0 && ch != 0 && cb != ch && !same_statement(b, h) && !same_target(b, h)
+}
+
+/// Both lines assign to the same target (`init_ptrs = set()` → `init_ptrs =
+/// OrderedSet[RulePtr]()` in lark: the same value made another way, a real loss).
+fn same_target(b: &SiteView, h: &SiteView) -> bool {
+    fn target(line: &str) -> Option<&str> {
+        let bytes = line.as_bytes();
+        let i = (0..bytes.len()).find(|&i| {
+            bytes[i] == b'='
+                && bytes.get(i + 1) != Some(&b'=')
+                && !(i > 0 && matches!(bytes[i - 1], b'=' | b'<' | b'>' | b'!'))
+        })?;
+        Some(line[..i].trim()).filter(|t| !t.is_empty() && !t.contains('('))
+    }
+    matches!((b.source_text().and_then(target), h.source_text().and_then(target)), (Some(x), Some(y)) if x == y)
 }
 
 /// The paired sites name different things (an attribute, a global, an operator): the row pairs

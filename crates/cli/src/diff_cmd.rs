@@ -13,9 +13,9 @@ use specdiff_core::format::read_dump;
 use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::diff_stats;
 use specdiff_core::report::wording::count;
+use specdiff_core::view::{GateOptions, View, DEFAULT_MIN_HOTNESS};
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
-use crate::gate::{self, DEFAULT_MIN_HOTNESS};
 use crate::link;
 use crate::output::{display_path, plain_io_error, refuse_inputs, PendingOutput};
 use crate::render::{self, RenderInput};
@@ -82,7 +82,7 @@ pub struct DiffArgs {
     /// confidence, that at least PERCENT of a run's samples have it on the stack, in the base or
     /// the head run (samples taken inside imports do not count). When neither run was sampled
     /// (`dump --no-sample`, or no threads), every regressed function counts as hot. [default: 1]
-    #[arg(long, value_name = "PERCENT", value_parser = gate::parse_min_hotness)]
+    #[arg(long, value_name = "PERCENT", value_parser = crate::gate::parse_min_hotness)]
     pub min_hotness: Option<f64>,
 
     /// With --fail-on-regression: also fail on import-time code (module and class bodies,
@@ -252,19 +252,26 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         _ => None,
     };
     let min_hotness = args.min_hotness.unwrap_or(DEFAULT_MIN_HOTNESS);
-    let gate = args.fail_on_regression.then(|| gate::evaluate(&report, min_hotness, args.gate_import_time));
+    let gate = args.fail_on_regression.then_some(GateOptions { min_hotness, import_time: args.gate_import_time });
+    let mut view = View::of(&report, gate);
     let cap = args.link_cap.unwrap_or(specdiff_core::share::DEFAULT_CAP_CHARS);
     let options = specdiff_core::share::LinkOptions { cap, redact: args.redact };
-    let link = link_base.map(|url| link::share_link(&url, &base, &head, &report, options));
+    let link = match link_base {
+        Some(url) => {
+            let (url, note) = link::share_link(&url, &base, &head, &report, options);
+            view = view.with_link(&note);
+            Some(url)
+        }
+        None => None,
+    };
     let input = RenderInput {
         report: &report,
         base: &base,
         head: &head,
         stats: stats.as_ref(),
         stats_note,
-        gate: gate.as_ref(),
-        link: link.as_ref().map(|l| l.url.as_str()),
-        link_note: link.as_ref().and_then(|l| l.note.as_deref()),
+        view: &view,
+        link: link.as_deref(),
     };
     let bytes = match format {
         Format::Text => render::text::render(&input, use_color(args), args.all).into_bytes(),
@@ -289,7 +296,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     // The process ends right after this; freeing ~a million small allocations of two
     // whole-program dumps would take longer than the rest of the output.
     std::mem::forget((base, head, report));
-    Ok(match gate {
+    Ok(match view.gate {
         Some(g) if g.tripped => {
             // Names come from the dumps: shown inert, so a name cannot forge or hide stderr lines.
             // Three names, or all four: "and 1 more" would take the place of the name it hides.

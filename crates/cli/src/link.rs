@@ -6,7 +6,7 @@
 //! first up to `--link-cap`, with the sender's run-level numbers; `--redact` leaves source
 //! text out.
 
-use specdiff_core::share::{self, LinkOptions};
+use specdiff_core::share::{self, LinkOptions, ShareNote};
 use specdiff_core::{DiffReport, Dump};
 
 /// The environment variable `--link` falls back to, so CI sets the viewer's address once.
@@ -40,18 +40,11 @@ pub fn parse_base(text: &str, origin: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
-/// A share link and what it leaves out.
-pub struct Link {
-    /// `BASE_URL#share=s4.…`.
-    pub url: String,
-    /// "leaves out …" when it leaves anything out, for the rendered report.
-    pub note: Option<String>,
-}
-
-/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s4.…`).
-pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> Link {
+/// The viewer's URL with the diff of `base` and `head` in its hash (`BASE_URL#share=s4.…`),
+/// and the note of what it carries (what it leaves out is part of the diff's view).
+pub fn share_link(base_url: &str, base: &Dump, head: &Dump, report: &DiffReport, options: LinkOptions) -> (String, ShareNote) {
     let (payload, note) = share::link_payload(base, head, report, options);
-    Link { url: format!("{base_url}#share={payload}"), note: share::left_out_sentence(&note) }
+    (format!("{base_url}#share={payload}"), note)
 }
 
 /// The payload of the HTML report (`diff --format html`): the same codec as a link, with the

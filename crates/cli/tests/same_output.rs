@@ -1,6 +1,8 @@
 //! The outputs of `specdiff diff` stay byte-identical through refactors: text, markdown and
 //! JSON of the demo pair's recorded dumps (CPython 3.11, 3.12, 3.13), and the gate's text and
-//! stderr, against golden files in `tests/golden/`.
+//! stderr, against golden files in `tests/golden/`; and the three formats of a real library's
+//! upgrade (pyparsing) and of a diff with import-time regressions, which
+//! `crates/web/src/analysis/one_story.rs` compares with the page.
 //!
 //! The golden files were written by the `specdiff` of commit f23f3e1, before the core was
 //! regrouped into folders and the wording moved into the core, so this test is the recorded
@@ -12,10 +14,16 @@ use std::process::Command;
 
 const DUMPS: &str = "../core/tests/fixtures/dumps";
 
-/// Runs `specdiff diff ARGS BASE HEAD` from the crate folder (paths in the output are relative).
+/// Runs `specdiff diff ARGS BASE HEAD` of the demo pair of `version`.
 fn diff(args: &[&str], version: &str) -> (i32, String, String) {
-    let base = format!("{DUMPS}/demo-base-{version}.json.gz");
-    let head = format!("{DUMPS}/demo-head-{version}.json.gz");
+    diff_pair(args, &format!("demo-base-{version}"), &format!("demo-head-{version}"))
+}
+
+/// Runs `specdiff diff ARGS BASE HEAD` of two fixture dumps from the crate folder (paths in
+/// the output are relative).
+fn diff_pair(args: &[&str], base: &str, head: &str) -> (i32, String, String) {
+    let base = format!("{DUMPS}/{base}.json.gz");
+    let head = format!("{DUMPS}/{head}.json.gz");
     let o = Command::new(env!("CARGO_BIN_EXE_specdiff"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("diff")
@@ -64,6 +72,22 @@ fn every_format_is_byte_identical_to_the_recorded_output() {
             let (code, out, err) = diff(&args, version);
             assert_eq!(code, 0, "{version} {format}: {err}");
             assert_golden(&format!("demo-{version}.{ext}"), &out);
+        }
+    }
+}
+
+/// The other pairs `crates/web/src/analysis/one_story.rs` compares with the page: a real
+/// library's upgrade and a diff with import-time regressions.
+#[test]
+fn a_library_upgrade_and_import_time_code_read_the_same_too() {
+    for (name, base, head) in [
+        ("pyparsing-3.12", "pyparsing-3.2.0-3.12", "pyparsing-3.2.3-3.12"),
+        ("import-only", "import-only-3.12", "import-only-3.13"),
+    ] {
+        for (format, ext) in [("text", "txt"), ("markdown", "md"), ("json", "json")] {
+            let (code, out, err) = diff_pair(&["--format", format, "--color", "never"][..if format == "text" { 4 } else { 2 }], base, head);
+            assert_eq!(code, 0, "{name} {format}: {err}");
+            assert_golden(&format!("{name}.{ext}"), &out);
         }
     }
 }

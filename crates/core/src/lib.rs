@@ -11,18 +11,33 @@
 //! ## The pipeline
 //!
 //! The modules are folders in data-flow order; each uses only the ones above it in this list
-//! (the test `tests/module_graph.rs` keeps it so):
+//! (the test `tests/structure.rs` keeps it so, for every crate of the workspace):
 //!
 //! 1. [`util`]: crate-wide helpers (the one stable sort, globs, the sorted [`util::Map`]).
 //! 2. [`model`]: the data: a run's [`Dump`] and its pystats [`model::Stats`], as plain types.
 //! 3. [`cpython`]: per-version CPython knowledge: opcode tables, failure-kind names, spellings,
-//!    counters, and the [`cpython::Normalizer`] that makes sites comparable across versions.
+//!    counters, and the normalizer that makes sites comparable across versions.
 //! 4. [`format`](mod@format): bytes in and out: [`read_dump`], stats and raw pystats readers, the dump
 //!    builder, and the one-line [`InputError`]s.
 //! 5. [`engine`]: match code objects, align their sites, classify each aligned row.
 //! 6. [`report`]: [`diff_dumps`] drives the engine into a [`DiffReport`], with explanations,
 //!    summaries and the diff of two runs' pystats.
 //! 7. [`share`]: two runs packed into a URL-safe share link.
+//! 8. [`view`]: what every output shows of a diff, derived once: hotness as an estimate with
+//!    its interval, the regression gate's verdict.
+//!
+//! ## The public surface
+//!
+//! What the CLI and the page use, re-exported here: the readers ([`read_dump`],
+//! [`ReadLimits`], [`InputError`]), the diff ([`diff_dumps`], [`DiffSession`], [`DiffOptions`],
+//! [`DiffReport`] and its [`FunctionDiff`], [`Change`], [`ChangeKind`], [`FunctionRows`]), and
+//! the view every output renders ([`View`], [`Overview`], [`FunctionView`],
+//! [`HotnessEstimate`], [`GateOptions`], [`GateResult`]). Beside them, by module: the words
+//! and number formats every output shares ([`report::wording`]), share links ([`share`]),
+//! the format readers and writers ([`format`](mod@format)), the data types ([`model`]). No edge uses the
+//! engine's internals (the normalizer, a site's view for the classifier): [`report::Tallies`]
+//! counts a code object's specialized share for them, and the explanation rules are
+//! crate-private.
 //!
 //! ## Example
 //!
@@ -81,9 +96,12 @@ pub mod report;
 
 pub mod share;
 
+pub mod view;
+
 pub use format::{read_dump, InputError, InputErrorKind, ReadLimits};
 pub use model::Dump;
 pub use report::{
     diff_dumps, function_rows, Change, ChangeKind, DiffError, DiffOptions, DiffReport, DiffSession, FunctionDiff,
     FunctionRows,
 };
+pub use view::{FunctionView, GateOptions, GateResult, HotnessEstimate, Overview, View};

@@ -1,5 +1,5 @@
 //! Share links: two runs (or a reduced form of them) packed into one URL-safe string that the
-//! web viewer puts in its URL hash (`#share=s3.…`), so a diff can be pasted into a pull request.
+//! web viewer puts in its URL hash (`#share=s4.…`), so a diff can be pasted into a pull request.
 //!
 //! Format of a link payload, version 4 (versions 1–3, `s1.` to `s3.`, still open):
 //!

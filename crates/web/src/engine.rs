@@ -219,7 +219,7 @@ impl Session {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn dump_json(qualnames: &[&str], specialized: bool, started: &str) -> Vec<u8> {

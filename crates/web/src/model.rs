@@ -187,6 +187,10 @@ pub struct Overview {
     pub top: Vec<TopItem>,
     /// Number of sites per class (diff only).
     pub class_totals: Vec<(Class, u32)>,
+    /// The changed, added and removed functions as the core's
+    /// [`specdiff_core::view::Overview::changed_words`] says them (diff only): the one count
+    /// the tabs, the overview and the CLI share.
+    pub changed: String,
 }
 
 /// One row of the function list.
@@ -202,7 +206,8 @@ pub struct FunctionRow {
     pub location: String,
     /// `"function"`, `"module"`, …
     pub kind: String,
-    /// Share of all samples with this code on the stack, 0–1 (max over the sides).
+    /// Share of all samples with this code on the stack, 0–1: the core's
+    /// [`specdiff_core::view::HotnessEstimate`] (outside imports, the hotter sampled side).
     pub hot: f64,
     /// Specialized share before (base, or the single run).
     pub before: Option<Share>,
@@ -391,7 +396,7 @@ wire_struct!(Metric { label, base, head, delta, tone, tip });
 wire_struct!(Share { specialized, sites });
 wire_struct!(FamilyBar { family, base, head });
 wire_struct!(TopItem { key, offset, title, location, class, detail, score });
-wire_struct!(Overview { metrics, families, top, class_totals });
+wire_struct!(Overview { metrics, families, top, class_totals, changed });
 wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score });
 wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });

@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 use specdiff_core::report::{DiffReport, StatsDiff};
+use specdiff_core::view::GateResult;
 
 use super::RenderInput;
-use crate::gate::GateResult;
 
 #[derive(Serialize)]
 struct Output<'a> {
@@ -22,7 +22,7 @@ struct Output<'a> {
 
 /// Renders the report as pretty-printed JSON, ending in a newline.
 pub fn render(input: &RenderInput) -> Vec<u8> {
-    let out = Output { report: input.report, stats_diff: input.stats, gate: input.gate, link: input.link };
+    let out = Output { report: input.report, stats_diff: input.stats, gate: input.view.gate.as_ref(), link: input.link };
     let mut bytes = serde_json::to_vec_pretty(&out).expect("the report serializes");
     bytes.push(b'\n');
     bytes

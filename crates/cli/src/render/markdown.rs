@@ -12,6 +12,7 @@
 use std::fmt::Write;
 
 use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
+use specdiff_core::view::gate::import_time_note;
 use specdiff_core::ChangeKind;
 
 use super::md_escape::{code, html, one_line, prose, text};
@@ -58,11 +59,15 @@ pub fn render(input: &RenderInput, limit: usize) -> String {
     }
     let mut out = top;
     let mut used = chars(&out) + chars(&bottom) + NOTE_ROOM;
-    let with_sites: Vec<&FunctionDiff> =
-        r.functions.iter().filter(|f| f.changes.iter().any(|c| c.kind != ChangeKind::Unchanged)).collect();
+    let with_sites: Vec<(&FunctionDiff, &FunctionView)> = r
+        .functions
+        .iter()
+        .zip(&input.view.functions)
+        .filter(|(f, _)| f.changes.iter().any(|c| c.kind != ChangeKind::Unchanged))
+        .collect();
     let mut shown = 0;
-    for f in &with_sites {
-        let section = details(input, f);
+    for (f, v) in &with_sites {
+        let section = details(input, f, v);
         let n = chars(&section);
         if used + n >= limit {
             break;
@@ -93,11 +98,11 @@ pub fn render(input: &RenderInput, limit: usize) -> String {
 fn header(out: &mut String, input: &RenderInput) {
     let r = input.report;
     let s = &r.summary;
-    let _ = writeln!(out, "## specdiff: {}\n", Headline::of(r).sentence());
+    let _ = writeln!(out, "## specdiff: {}\n", input.view.overview.headline());
     match input.link {
         Some(link) if chars(link) + LINK_ROOM <= GITHUB_COMMENT_LIMIT => {
             let _ = writeln!(out, "**[open in the viewer]({link})**\n");
-            if let Some(note) = input.link_note {
+            if let Some(note) = &input.view.link_note {
                 let _ = writeln!(out, "_The link {note}._\n");
             }
         }
@@ -131,22 +136,23 @@ fn header(out: &mut String, input: &RenderInput) {
     for f in changed_families(r).take(40) {
         let _ = writeln!(out, "| {} | {} | {} |", code(&f.family, true), share(&f.base), share(&f.head));
     }
-    let regs = if s.regressions == 0 {
+    let o = &input.view.overview;
+    let regs = if o.regressions == 0 {
         "none".to_string()
     } else {
-        format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r))
+        format!("{} {}", count(o.regressions as u64, "site", "sites"), regression_kinds(r))
     };
     let _ = writeln!(
         out,
         "\n**Regressions:** {regs} · **gains:** {} · **other changes:** {} · **functions:** {} changed of {} matched, {} only in head, {} only in base",
-        count(s.counts.gained as u64, "site", "sites"),
+        count(o.gains as u64, "site", "sites"),
         other_changes(r),
-        s.changed,
-        s.matched,
-        s.added,
-        s.removed
+        o.changed,
+        o.matched,
+        o.added,
+        o.removed
     );
-    if let Some(g) = input.gate {
+    if let Some(g) = &input.view.gate {
         let basis = if g.unsampled {
             "neither run was sampled, so every regressed function counts".to_string()
         } else {
@@ -162,14 +168,14 @@ fn header(out: &mut String, input: &RenderInput) {
             out.push('\n');
         }
         for f in g.hot.iter().take(GATE_ROWS) {
-            let h = crate::render::gate_hotness(f).map(|h| format!("{h}, ")).unwrap_or_default();
+            let h = f.hotness_words().map(|h| format!("{h}, ")).unwrap_or_default();
             let _ = writeln!(out, "- {}: {h}{}", code(&f.function, false), count(f.regressions as u64, "regression", "regressions"));
         }
         if g.hot.len() > GATE_ROWS {
             let _ = writeln!(out, "- _… and {} more_", g.hot.len() - GATE_ROWS);
         }
         if !g.import_time.is_empty() {
-            let _ = writeln!(out, "\n{}", crate::render::import_time_note(g.import_time.len()));
+            let _ = writeln!(out, "\n{}", import_time_note(g.import_time.len()));
         }
     }
     if r.functions.is_empty() {
@@ -177,12 +183,12 @@ fn header(out: &mut String, input: &RenderInput) {
     }
     let _ = writeln!(out, "\n### Changed functions, worst first\n");
     let _ = writeln!(out, "| function | hot | regressions | sites | specialized |\n|---|---:|---:|---|---|");
-    for f in r.functions.iter().take(TABLE_ROWS) {
+    for (f, v) in r.functions.iter().zip(&input.view.functions).take(TABLE_ROWS) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} → {} |",
             renamed_cell(f),
-            hotness(input, f).unwrap_or_else(|| "–".into()),
+            hotness(v).unwrap_or_else(|| "–".into()),
             f.regressions,
             function_counts(f),
             pct(f.specialized_before.share),
@@ -210,12 +216,12 @@ fn fence(lines: &[String]) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
-fn details(input: &RenderInput, f: &FunctionDiff) -> String {
+fn details(input: &RenderInput, f: &FunctionDiff, v: &FunctionView) -> String {
     let mut out = String::new();
     let name = clip(&function_name(&f.module, &f.qualname), NAME_WIDTH);
     let mut facts: Vec<String> = renamed(f).into_iter().collect();
     facts.push(function_counts(f));
-    if let Some(h) = hotness_with_interval(input, f) {
+    if let Some(h) = hotness_with_interval(v) {
         facts.push(format!("hot {h}"));
     }
     let _ =
@@ -376,8 +382,8 @@ mod tests {
     fn big_reports_are_cut_to_the_limit_and_user_data_is_escaped() {
         let (base, head) = (dump(), dump());
         let r = report(3000);
-        let input =
-            RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, gate: None, link: None, link_note: None };
+        let view = View::of(&r, None);
+        let input = RenderInput { report: &r, base: &base, head: &head, stats: None, stats_note: None, view: &view, link: None };
         let md = render(&input, GITHUB_COMMENT_LIMIT);
         assert!(chars(&md) < GITHUB_COMMENT_LIMIT, "{}", chars(&md));
         let shown = md.matches("\n<details><summary><code>").count();
@@ -401,6 +407,7 @@ mod tests {
     fn a_link_opens_the_comment_unless_it_crowds_out_the_rest() {
         let (base, head) = (dump(), dump());
         let r = report(3000);
+        let view = View::of(&r, None);
         let md_with = |link: &str| {
             let input = RenderInput {
                 report: &r,
@@ -408,9 +415,8 @@ mod tests {
                 head: &head,
                 stats: None,
                 stats_note: None,
-                gate: None,
+                view: &view,
                 link: Some(link),
-                link_note: None,
             };
             render(&input, GITHUB_COMMENT_LIMIT)
         };

@@ -13,26 +13,18 @@ use specdiff_core::engine::Change;
 use specdiff_core::report::{DiffReport, FunctionDiff, Share, StatsDiff};
 use specdiff_core::Dump;
 
-use crate::gate::GateResult;
+use specdiff_core::view::{FunctionView, GateResult, View};
 
 /// The widest a padded name column gets in text tables (families, opnames): a longer name is
 /// printed whole and only its own row loses the alignment. Rust's formatter refuses widths
 /// past 65,535 (a panic), which a crafted dump's names can reach.
 pub const NAME_COLUMN_MAX: usize = 48;
 
-/// The gate's line about regressed import-time code it did not count.
-pub fn import_time_note(n: usize) -> String {
-    format!(
-        "{} in import-time code (module and class bodies, importlib, site, code run only inside imports) not counted; --gate-import-time counts them",
-        count(n as u64, "regressed function", "regressed functions")
-    )
-}
-
 // The words and numbers every output shares live once, in the core, and so does `inert`, the
 // one escaping of untrusted text (names, paths, source lines) for every output.
 pub use specdiff_core::report::wording::{
     count, function_counts, grouped, inert, lines, opnames as ops, other_changes, percent as pct, regression_kinds,
-    renamed, Headline,
+    renamed,
 };
 
 /// Everything a renderer may show.
@@ -47,12 +39,11 @@ pub struct RenderInput<'a> {
     pub stats: Option<&'a StatsDiff>,
     /// Why there is no stats diff although one run has statistics.
     pub stats_note: Option<&'a str>,
-    /// The regression gate's verdict, with `--fail-on-regression`.
-    pub gate: Option<&'a GateResult>,
+    /// What every output shows of the diff: the counts, each function's hotness, the gate's
+    /// verdict (with `--fail-on-regression`), what the link leaves out.
+    pub view: &'a View,
     /// The diff's share link for the viewer, with `--link`.
     pub link: Option<&'a str>,
-    /// What the link leaves out (functions past the cap, source text), when anything.
-    pub link_note: Option<&'a str>,
 }
 
 /// `module:qualname`.
@@ -102,38 +93,14 @@ pub fn change_source(input: &RenderInput, f: &FunctionDiff, c: &Change) -> Chang
 }
 
 /// The function's hotness as shown: `Some("43.2%")`, `None` when neither run was sampled.
-pub fn hotness(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
-    crate::gate::hotness_percent(input.report, f).map(|p| pct(p / 100.0))
+pub fn hotness(f: &FunctionView) -> Option<String> {
+    f.hotness.map(|e| pct(e.share()))
 }
 
 /// `f`'s hotness with its 95 % interval and the samples behind it, for a function's facts:
 /// `12.0% (95% CI 6.1–21.9%, 49 samples)`; `None` when no run was sampled.
-pub fn hotness_with_interval(input: &RenderInput, f: &FunctionDiff) -> Option<String> {
-    crate::gate::hotness_estimate(input.report, f).map(|e| {
-        format!(
-            "{} (95% CI {}–{}, {})",
-            pct(e.percent / 100.0),
-            pct_number(e.low / 100.0),
-            pct(e.high / 100.0),
-            count(e.samples, "sample", "samples")
-        )
-    })
-}
-
-/// A share as `pct` writes it, without the `%` (the first end of a range).
-fn pct_number(share: f64) -> String {
-    let text = pct(share);
-    text.strip_suffix('%').map(str::to_string).unwrap_or(text)
-}
-
-/// A gate function's hotness with what its samples prove (the gate compares the latter):
-/// `hot 12.0% (≥ 6.1% at 95% confidence)`; `None` when no run was sampled.
-pub fn gate_hotness(f: &crate::gate::GateFunction) -> Option<String> {
-    let h = f.hotness?;
-    Some(match f.hotness_floor {
-        Some(floor) => format!("hot {} (≥ {} at 95% confidence)", pct(h / 100.0), pct(floor / 100.0)),
-        None => format!("hot {}", pct(h / 100.0)),
-    })
+pub fn hotness_with_interval(f: &FunctionView) -> Option<String> {
+    f.hotness.map(|e| e.with_interval())
 }
 
 /// Families whose specialized share changed, in the report's (alphabetical) order.

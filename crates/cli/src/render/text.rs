@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 use specdiff_core::engine::Change;
 use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
+use specdiff_core::view::gate::import_time_note;
 use specdiff_core::ChangeKind;
 
 use super::*;
@@ -67,8 +68,7 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     let p = Paint(color);
     let r = input.report;
     let mut out = String::new();
-    let head = Headline::of(r);
-    let _ = writeln!(out, "{} {}", p.bold("specdiff diff:"), p.bold(&head.sentence()));
+    let _ = writeln!(out, "{} {}", p.bold("specdiff diff:"), p.bold(&input.view.overview.headline()));
     for (name, run) in [("base", &r.base), ("head", &r.head)] {
         let samples =
             if run.samples > 0 { count(run.samples, "sample", "samples") } else { format!("sampler {}", inert(&run.sampler)) };
@@ -93,8 +93,8 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
             "Changed functions, worst first"
         };
         let _ = writeln!(out, "\n{}", p.bold(title));
-        for f in &r.functions {
-            function(&mut out, input, f, p);
+        for (f, v) in r.functions.iter().zip(&input.view.functions) {
+            function(&mut out, input, f, v, p);
         }
     }
     one_side(&mut out, "Only in head", &r.added_functions, all, p);
@@ -104,12 +104,12 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     } else if let Some(note) = input.stats_note {
         let _ = writeln!(out, "\n{} {}", p.dim("pystats:"), inert(note));
     }
-    if let Some(g) = input.gate {
+    if let Some(g) = &input.view.gate {
         gate(&mut out, g, p);
     }
     if let Some(link) = input.link {
         // The link stays the last line (scripts take it with `tail -n 1`).
-        if let Some(note) = input.link_note {
+        if let Some(note) = &input.view.link_note {
             let _ = writeln!(out, "\nThe link {note}.");
         } else {
             out.push('\n');
@@ -121,26 +121,22 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
 
 fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     let r = input.report;
-    let s = &r.summary;
+    let (s, o) = (&r.summary, &input.view.overview);
     out.push('\n');
     let _ = writeln!(out, "  specialized sites  {} → {}", share(&s.base), share(&s.head));
-    let regs = if s.regressions == 0 {
+    let regs = if o.regressions == 0 {
         p.green("none")
     } else {
-        p.red(&format!("{} {}", count(s.regressions as u64, "site", "sites"), regression_kinds(r)))
+        p.red(&format!("{} {}", count(o.regressions as u64, "site", "sites"), regression_kinds(r)))
     };
     let _ = writeln!(out, "  regressions        {regs}");
-    let gains = if s.counts.gained == 0 {
-        "none".to_string()
-    } else {
-        p.green(&count(s.counts.gained as u64, "site", "sites"))
-    };
+    let gains = if o.gains == 0 { "none".to_string() } else { p.green(&count(o.gains as u64, "site", "sites")) };
     let _ = writeln!(out, "  gains              {gains}");
     let _ = writeln!(out, "  other changes      {}", other_changes(r));
     let _ = writeln!(
         out,
         "  functions          {} changed of {} matched · {} only in head · {} only in base",
-        s.changed, s.matched, s.added, s.removed
+        o.changed, o.matched, o.added, o.removed
     );
     let families: Vec<_> = changed_families(r).collect();
     if !families.is_empty() {
@@ -155,10 +151,10 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     }
 }
 
-fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, p: Paint) {
+fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, v: &FunctionView, p: Paint) {
     let mut facts = vec![format!("{}:{}", inert(&f.file), f.head_first_line)];
     facts.extend(renamed(f).map(|r| inert(&r).into_owned()));
-    if let Some(h) = hotness_with_interval(input, f) {
+    if let Some(h) = hotness_with_interval(v) {
         facts.push(format!("hot {h}"));
     }
     facts.push(function_counts(f));
@@ -263,7 +259,7 @@ fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
     }
 }
 
-fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
+fn gate(out: &mut String, g: &GateResult, p: Paint) {
     let basis = if g.unsampled {
         "neither run was sampled, so every regressed function counts".to_string()
     } else {
@@ -276,7 +272,7 @@ fn gate(out: &mut String, g: &crate::gate::GateResult, p: Paint) {
     };
     let _ = writeln!(out, "\n{} {verdict} ({basis})", p.bold("Regression gate:"));
     for f in &g.hot {
-        let h = crate::render::gate_hotness(f).map(|h| format!("{h} · ")).unwrap_or_default();
+        let h = f.hotness_words().map(|h| format!("{h} · ")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  {}  {}",

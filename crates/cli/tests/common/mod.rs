@@ -15,6 +15,8 @@ use specdiff_core::ReadLimits;
 
 pub use specdiff_test_support::{ran, skip_or_fail, Need};
 
+pub mod diff_demo;
+
 /// One interpreter the tests run.
 #[derive(Debug, Clone)]
 pub struct Interpreter {

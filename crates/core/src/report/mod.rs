@@ -23,7 +23,7 @@ pub use stats_diff::{
     diff_stats, failure_kind_deltas, percent, summarize, Delta, FamilySummary, StatsDiff, StatsSummary,
 };
 pub use sent::SentExplanation;
-pub use summary::ShareTally;
+pub use summary::{ShareTally, Tallies};
 pub use types::{
     Change, ChangeKind, ChurnInfo, CodeKind, Counter, CounterState, DiffReport, FamilyCount, FunctionDiff,
     FunctionRef, FunctionRows, Hotness, InstrView, KindCounts, Row, RowKind, RowSide, Share, REPORT_FORMAT,

@@ -12,6 +12,7 @@
 use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
+use crate::cpython::normalize::{Normalizer, Side};
 use crate::engine::classify::{ChangeKind, SiteView};
 use crate::model::dump::{CodeInfo, Dump};
 use crate::util::map::Map;
@@ -181,7 +182,7 @@ pub struct ShareTally {
 
 impl ShareTally {
     /// Counts one site (ignored unless it is a specialization site).
-    pub fn add(&mut self, v: &SiteView) {
+    pub(crate) fn add(&mut self, v: &SiteView) {
         if !v.is_site() {
             return;
         }
@@ -210,6 +211,30 @@ impl ShareTally {
         for (f, s) in &o.families {
             self.family_mut(f).merge(s);
         }
+    }
+}
+
+/// The specialized share of single code objects of two dumps, overall and per family, counted
+/// as the report counts a run's: for a function the report does not list (no changed site,
+/// so one side's share stands for both) and for the coverage of one run (the same dump twice).
+pub struct Tallies<'a> {
+    norm: Normalizer<'a>,
+}
+
+impl<'a> Tallies<'a> {
+    /// Tallies of the code objects of `base` and `head`.
+    pub fn new(base: &'a Dump, head: &'a Dump) -> Self {
+        Tallies { norm: Normalizer::new(base, head) }
+    }
+
+    /// The tally of code object `code` of the `side` dump.
+    pub fn of(&mut self, side: Side, code: u32) -> ShareTally {
+        let (dump, rules) = (self.norm.dump(side), self.norm.rules(side));
+        let mut t = ShareTally::default();
+        for site in self.norm.sites(side, code) {
+            t.add(&SiteView { dump, code: &dump.code[code as usize], site, rules });
+        }
+        t
     }
 }
 

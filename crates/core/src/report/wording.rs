@@ -6,7 +6,7 @@
 //! [`percent_compact`] where a chart label has little room, [`signed`] for differences,
 //! [`count`] for "1 site" / "3 sites". Report words: [`ChangeKind::label`] and
 //! [`ChangeKind::describe`], [`opnames`] and [`lines`] of a change, [`change_sentence`],
-//! [`function_counts`], [`Headline`], [`other_changes`], and [`counter_words`] for a decoded
+//! [`function_counts`], [`other_changes`], and [`counter_words`] for a decoded
 //! adaptive counter. Untrusted text (names, paths, source lines a program put in its dump) goes
 //! through [`inert`] before any output shows it. The pystats ratio in summarize_stats.py's own format is
 //! [`crate::report::percent`], kept beside the statistics it reproduces.
@@ -247,59 +247,8 @@ pub fn function_counts(f: &FunctionDiff) -> String {
     parts.join(" · ")
 }
 
-/// `"6 regressions in 4 functions, 1 gain"`: the headline numbers of a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Headline {
-    /// Regressed sites, import-time code apart.
-    pub regressions: u32,
-    /// Functions with regressions, import-time code apart.
-    pub regressed_functions: usize,
-    /// Regressed sites in import-time code ([`crate::report::import_time`]).
-    pub import_time_regressions: u32,
-    /// Gained sites.
-    pub gains: u32,
-    /// Functions with any changed site.
-    pub changed_functions: u32,
-}
-
-impl Headline {
-    /// The numbers of `report`.
-    pub fn of(report: &DiffReport) -> Self {
-        Headline {
-            regressions: report.summary.regressions,
-            regressed_functions: report.functions.iter().filter(|f| f.regressions > 0 && !f.import_time).count(),
-            import_time_regressions: report.summary.import_time_regressions,
-            gains: report.summary.counts.gained,
-            changed_functions: report.summary.changed,
-        }
-    }
-
-    /// One sentence: `"6 regressions in 4 functions, 1 gain"`.
-    pub fn sentence(&self) -> String {
-        if self.regressions == 0 && self.gains == 0 && self.changed_functions == 0 {
-            return "no specialization changes".into();
-        }
-        let mut s = if self.regressions == 0 {
-            "no regressions".to_string()
-        } else {
-            format!(
-                "{} in {}",
-                count(self.regressions as u64, "regression", "regressions"),
-                count(self.regressed_functions as u64, "function", "functions")
-            )
-        };
-        if self.gains > 0 {
-            s.push_str(&format!(", {}", count(self.gains as u64, "gain", "gains")));
-        }
-        if self.import_time_regressions > 0 {
-            s.push_str(&format!(" ({} more at import time)", self.import_time_regressions));
-        }
-        s
-    }
-}
-
 /// `"(2 lost, 1 missing, 0 backed off)"`: how the regressed sites of a report divide, import-time
-/// code apart (like [`Headline`]).
+/// code apart (like [`crate::view::Overview`]).
 pub fn regression_kinds(report: &DiffReport) -> String {
     let mut c = super::types::KindCounts::default();
     for f in report.functions.iter().filter(|f| !f.import_time) {

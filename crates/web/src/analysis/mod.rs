@@ -9,18 +9,19 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use specdiff_core::engine::SiteView;
 use specdiff_core::report::{DiffOptions, DiffSession, SentExplanation};
 use specdiff_core::model::Dump;
 use specdiff_core::engine::{identity, CodeNames};
-use specdiff_core::cpython::{Normalizer, Side as CoreSide};
+use specdiff_core::cpython::Side;
 use specdiff_core::report::{ChangeKind, DiffReport, FunctionRows};
-use specdiff_core::report::{KindCounts, ShareTally};
+use specdiff_core::report::{KindCounts, Tallies};
 
 use crate::model::{Class, Share};
 
 pub mod detail;
 pub mod summary;
+#[cfg(test)]
+mod one_story;
 #[cfg(test)]
 mod one_wording;
 
@@ -108,7 +109,7 @@ impl Pair {
 
     /// The display names of the base (`head == false`) or head dump's code objects.
     pub fn names(&self, head: bool) -> &CodeNames {
-        self.matched.borrow_dependent().names(if head { CoreSide::Head } else { CoreSide::Base })
+        self.matched.borrow_dependent().names(if head { Side::Head } else { Side::Base })
     }
 
     /// The code matching: `(base, head)` code indices of the matched pairs.
@@ -116,21 +117,10 @@ impl Pair {
         self.matched.borrow_dependent().matching().pairs.iter().map(|p| (p.base, p.head)).collect()
     }
 
-    /// A normalizer of the pair, for [`tally`].
-    pub fn normalizer(&self) -> Normalizer<'_> {
-        Normalizer::new(self.base(), self.head())
+    /// The core's specialized share of single code objects of the pair.
+    pub fn tallies(&self) -> Tallies<'_> {
+        Tallies::new(self.base(), self.head())
     }
-}
-
-/// The core's specialized share of one code object, overall and per family.
-pub fn tally(norm: &mut Normalizer<'_>, side: CoreSide, code: u32) -> ShareTally {
-    let dump = norm.dump(side);
-    let rules = norm.rules(side);
-    let mut t = ShareTally::default();
-    for site in norm.sites(side, code) {
-        t.add(&SiteView { dump, code: &dump.code[code as usize], site, rules });
-    }
-    t
 }
 
 /// Where a function key points: code indices on each side.

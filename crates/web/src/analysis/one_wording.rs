@@ -4,45 +4,23 @@
 //! files of `crates/cli/tests/same_output.rs`, which checks the CLI still writes them byte for
 //! byte, so this compares the three outputs of one diff.
 
-use std::io::Read;
-use std::path::Path;
 use std::rc::Rc;
 
 use specdiff_core::model::Dump;
 use specdiff_core::{read_dump, ReadLimits};
 
+use super::one_story::{self, as_read, golden};
 use super::summary::diff_summary;
 use super::{code_keys, Pair};
 use crate::model::Summary;
 
 fn fixture(name: &str) -> Dump {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/dumps").join(name);
-    let mut json = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_end(&mut json).unwrap();
-    read_dump(name, &json, ReadLimits::default()).unwrap()
-}
-
-fn golden(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../cli/tests/golden").join(name)).unwrap()
-}
-
-/// Markdown as a reader sees it: without code-span backticks and backslash escapes.
-fn as_read(markdown: &str) -> String {
-    let mut out = String::with_capacity(markdown.len());
-    let mut chars = markdown.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            '`' => {}
-            c => out.push(c),
-        }
-    }
-    out
+    read_dump(name, &one_story::fixture(name), ReadLimits::default()).unwrap()
 }
 
 #[test]
 fn page_text_and_markdown_use_the_same_words() {
-    let (base, head) = (Rc::new(fixture("demo-base-3.12.json.gz")), Rc::new(fixture("demo-head-3.12.json.gz")));
+    let (base, head) = (Rc::new(fixture("demo-base-3.12")), Rc::new(fixture("demo-head-3.12")));
     let (bk, hk) = (code_keys(&base), code_keys(&head));
     let mut pair = Pair::new(base, head);
     let mut page = Summary::empty();

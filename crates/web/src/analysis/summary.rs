@@ -4,12 +4,12 @@
 
 use specdiff_core::model::Dump;
 use specdiff_core::engine::{identity, CodeNames};
-use specdiff_core::cpython::Side as CoreSide;
 use specdiff_core::report::wording::{change_sentence, inert};
 use specdiff_core::report::{DiffReport, Hotness, ShareTally};
 use specdiff_core::share::{SharedSummary, TrimmedFunction};
+use specdiff_core::view::HotnessEstimate;
 
-use super::{counts_of, short_path, status_of, tally, Entries, Pair};
+use super::{counts_of, short_path, status_of, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
 use crate::model::*;
 
@@ -72,6 +72,8 @@ pub fn diff_summary(
         None => (&report.summary, &report.base, &report.head),
     };
     let (bd, hd) = (pair.base(), pair.head());
+    // Hotness as every output shows it: the core's estimate over the sampled runs.
+    let runs = (report.base.samples, report.head.samples);
     let mut entries = Entries::new();
     let mut rows = Vec::new();
     let take_key = |key: &str, entries: &mut Entries, codes: (Option<u32>, Option<u32>)| -> String {
@@ -91,7 +93,7 @@ pub fn diff_summary(
         let sender = trimmed.iter().find(|t| (t.base_code, t.head_code) == (f.base_code, f.head_code));
         let (before, after) = sender.map_or((f.specialized_before, f.specialized_after), |t| (t.before, t.after));
         let facts = RowFacts {
-            hot: f.hotness.rank_share(),
+            hot: estimate_share(runs, &f.hotness),
             before: Some(before.into()),
             after: Some(after.into()),
             counts: counts_of(&f.counts),
@@ -106,15 +108,15 @@ pub fn diff_summary(
         rows.push(row);
     }
     // Matched functions without changes (the report leaves them out).
-    let mut norm = pair.normalizer();
+    let mut tallies = pair.tallies();
     for (b, h) in pair.matched_pairs() {
         if changed[h as usize] == Some(b) {
             continue;
         }
         // No changed site: both sides have the same sites, specialized the same way, so one
         // side's share stands for both.
-        let share = Some(tally(&mut norm, CoreSide::Head, h).total.into());
-        let hot = Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))).rank_share();
+        let share = Some(tallies.of(specdiff_core::cpython::Side::Head, h).total.into());
+        let hot = estimate_share(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
         let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: Class::Unchanged, score: 0.0 };
         rows.push(function_row(hd, pair.names(true), h, key, facts));
@@ -156,6 +158,9 @@ pub fn diff_summary(
     summary.rows = order.into_iter().map(|i| rows[i].clone()).collect();
 
     let s = sent_summary;
+    // The counts every output shows: the core's view of the (sender's) summary.
+    let counts = specdiff_core::view::Overview::of(s, &report.functions);
+    summary.overview.changed = counts.changed_words();
     summary.warnings = report.warnings.iter().map(|w| w.message.clone()).collect();
     let mut m = Vec::new();
     let metric = |label: &str, b: String, h: String, delta: Option<String>, tone: Tone, tip: &str| Metric {
@@ -216,12 +221,13 @@ pub fn diff_summary(
         label: "functions".into(),
         base: None,
         head: None,
+        // All four, zeros too: a reader (and tests/e2e/links.mjs) reads them by position.
         delta: Some(format!(
             "{} matched · {} changed · {} added · {} removed",
-            grouped(s.matched as u64),
-            grouped(s.changed as u64),
-            grouped(s.added as u64),
-            grouped(s.removed as u64)
+            grouped(counts.matched as u64),
+            grouped(counts.changed as u64),
+            grouped(counts.added as u64),
+            grouped(counts.removed as u64)
         )),
         tone: Tone::Neutral,
         tip: Some("code objects matched by module and qualified name".into()),
@@ -230,12 +236,8 @@ pub fn diff_summary(
         label: "regressions".into(),
         base: None,
         head: None,
-        delta: Some(if s.import_time_regressions > 0 {
-            format!("{} (+{} at import time)", grouped(s.regressions as u64), grouped(s.import_time_regressions as u64))
-        } else {
-            grouped(s.regressions as u64)
-        }),
-        tone: if s.regressions > 0 { Tone::Bad } else { Tone::Good },
+        delta: Some(counts.regression_words()),
+        tone: if counts.regressions > 0 { Tone::Bad } else { Tone::Good },
         tip: Some("lost + missing + backed-off sites over the matched functions; import-time code (module and class bodies, importlib, site, code run only inside imports) counted apart".into()),
     });
     m.push(metric("samples", grouped(base_run.samples), grouped(head_run.samples), None, Tone::Neutral, TIP_SAMPLES));
@@ -276,7 +278,7 @@ pub fn diff_summary(
                 detail: format!(
                     "{} · {} of samples · {}",
                     plural(f.regressions as u64, "regression", "regressions"),
-                    percent(f.hotness.rank_share()),
+                    percent(estimate_share(runs, &f.hotness)),
                     detail
                 ),
                 score: f.score,
@@ -284,6 +286,12 @@ pub fn diff_summary(
         })
         .collect();
     entries
+}
+
+/// A matched function's hotness as every output shows it (the core's estimate over the sampled
+/// runs, outside imports), as a share; 0 when no run was sampled.
+fn estimate_share(runs: (u64, u64), h: &Hotness) -> f64 {
+    HotnessEstimate::of(runs, h).map_or(0.0, |e| e.share())
 }
 
 /// The chart's families: the 14 with the most sites on either side.
@@ -298,12 +306,12 @@ fn top_bars(mut bars: Vec<FamilyBar>) -> Vec<FamilyBar> {
 pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Summary) -> Entries {
     let d = pair.base();
     let n = d.code.len() as u32;
-    let mut norm = pair.normalizer();
+    let mut tallies = pair.tallies();
     let mut total = ShareTally::default();
     let mut rows = Vec::with_capacity(n as usize);
     let mut entries = Entries::new();
     for i in 0..n {
-        let t = tally(&mut norm, CoreSide::Base, i);
+        let t = tallies.of(specdiff_core::cpython::Side::Base, i);
         total.merge(&t);
         let hot = Hotness::of(Some((d, &d.code[i as usize])), None).base_share;
         let share: Share = t.total.into();

@@ -40,7 +40,8 @@ pub fn app() -> Html {
     // Page-wide listeners, installed once.
     use_navigation(ctx.dispatch.clone());
     use_keyboard(ctx.dispatch.clone());
-    use_file_drop((*ctx).clone());
+    let c = (*ctx).clone();
+    use_file_drop(c.dispatch.clone(), Callback::from(move |files| c.load(None, files)));
 
     // The URL hash mirrors the route.
     use_effect_with(state.route.clone(), |route| browser::set_hash(&route.to_hash()));

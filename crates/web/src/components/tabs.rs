@@ -26,10 +26,7 @@ pub fn tabs(props: &TabsProps) -> Html {
         match t {
             Tab::Overview => "Overview".into(),
             Tab::Functions => match s.mode {
-                Mode::Diff => {
-                    let changed = s.rows.iter().filter(|r| r.is_changed()).count() as u64;
-                    format!("Functions · {} changed of {}", grouped(changed), grouped(s.rows.len() as u64))
-                }
+                Mode::Diff => format!("Functions · {}", s.overview.changed),
                 Mode::Single(_) => format!("Functions · {}", grouped(s.rows.len() as u64)),
                 Mode::Empty => "Functions".into(),
             },

@@ -6,36 +6,37 @@ use web_sys::DragEvent;
 use yew::prelude::*;
 
 use crate::browser;
-use crate::components::Ctx;
 use crate::state::Action;
 
-/// Shows the drop overlay while files are dragged over the page ([`Action::Drag`]) and loads
-/// the files dropped outside the panes (sides assigned by the engine).
+/// Shows the drop overlay while files are dragged over the page ([`Action::Drag`], through
+/// `dispatch`) and hands the files dropped outside the panes to `load` (the page's loader, which
+/// lets the engine assign the sides). Hooks sit below the components: they take callbacks, not
+/// the components' context.
 #[hook]
-pub fn use_file_drop(ctx: Ctx) {
+pub fn use_file_drop(dispatch: Callback<Action>, load: Callback<Vec<web_sys::File>>) {
     use_effect_with((), move |_| {
         let window = gloo::utils::window();
         let opts = EventListenerOptions::enable_prevent_default();
-        let c = ctx.clone();
+        let c = dispatch.clone();
         let over = EventListener::new_with_options(&window, "dragover", opts, move |e| {
             let e: &DragEvent = e.unchecked_ref();
             if browser::drag_has_files(e) {
                 e.prevent_default();
-                c.dispatch.emit(Action::Drag(true));
+                c.emit(Action::Drag(true));
             }
         });
-        let c = ctx.clone();
+        let c = dispatch.clone();
         let leave = EventListener::new(&window, "dragleave", move |e| {
             let e: &DragEvent = e.unchecked_ref();
             if e.related_target().is_none() {
-                c.dispatch.emit(Action::Drag(false));
+                c.emit(Action::Drag(false));
             }
         });
         let drop_files = EventListener::new_with_options(&window, "drop", opts, move |e| {
             let e: &DragEvent = e.unchecked_ref();
             e.prevent_default();
-            ctx.dispatch.emit(Action::Drag(false));
-            ctx.load(None, browser::dropped_files(e));
+            dispatch.emit(Action::Drag(false));
+            load.emit(browser::dropped_files(e));
         });
         move || drop([over, leave, drop_files])
     });

@@ -1,8 +1,11 @@
-//! The crate's modules form a pipeline (see the crate docs): no module may use one that uses
-//! it back. This test reads `src/`, collects the `crate::…` (and `super::…`) paths of every
-//! file outside comments, string literals and `#[cfg(test)]` items, and fails with the cycle
-//! when there is one, at two levels: between the top-level modules (`util`, `model`, …), and
-//! between the files of each folder.
+//! Every crate's modules form the layers ARCHITECTURE.md documents: a module may use only
+//! modules of its own layer or of the layers below it, and no two modules use each other,
+//! round any cycle. This test reads the `src/` of every crate of the workspace (`core`, `cli`,
+//! `web`, `test-support`), collects the `crate::…` (and `super::…`) paths of every file outside
+//! comments, string literals and `#[cfg(test)]` items, and checks two levels: the top-level
+//! modules of each crate against its layers in [`LAYERS`] (every module must have one), and
+//! the files of each folder against cycles. The crate roots (`lib.rs`, `main.rs`, the binaries
+//! in `src/bin/`) only declare, re-export and start, so they may use anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -207,21 +210,46 @@ fn source_files(src: &Path) -> Vec<SourceFile> {
     let mut files = Vec::new();
     walk(src, &mut files);
     files.sort();
+    let tests: BTreeSet<PathBuf> = files.iter().flat_map(|p| test_modules(p)).collect();
     let mut out = Vec::new();
-    for path in files {
+    for path in files.into_iter().filter(|p| !tests.contains(p)) {
         let rel: Vec<String> = path
             .strip_prefix(src)
             .unwrap()
             .iter()
             .map(|s| s.to_string_lossy().trim_end_matches(".rs").to_string())
             .collect();
-        if rel == ["lib"] {
-            continue; // The crate root only declares and re-exports.
+        if rel == ["lib"] || rel == ["main"] || rel[0] == "bin" {
+            continue; // Crate roots declare, re-export and start.
         }
         let top = rel[0].clone();
         let file = rel.get(1).filter(|f| *f != "mod").cloned();
         let code = without_test_items(&code_only(&std::fs::read_to_string(&path).unwrap()));
         out.push(SourceFile { top, file, code });
+    }
+    out
+}
+
+/// The files of the modules `path` declares under `#[cfg(test)]` (`#[cfg(test)] mod one_story;`):
+/// test code, like a `mod tests { … }` inside a file.
+fn test_modules(path: &Path) -> Vec<PathBuf> {
+    let code = code_only(&std::fs::read_to_string(path).unwrap());
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    // A folder's `mod.rs` and a crate root declare files beside them; `a.rs` declares `a/…`.
+    let dir = match stem.as_ref() {
+        "mod" | "lib" | "main" => path.parent().unwrap().to_path_buf(),
+        _ => path.with_extension(""),
+    };
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("#[cfg(test)]") {
+        let rest = code[at + "#[cfg(test)]".len()..].trim_start();
+        let rest = rest.strip_prefix("pub(crate) ").or_else(|| rest.strip_prefix("pub ")).unwrap_or(rest);
+        let Some(rest) = rest.strip_prefix("mod ") else { continue };
+        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        if rest[end..].trim_start().starts_with(';') {
+            out.push(dir.join(format!("{}.rs", &rest[..end])));
+            out.push(dir.join(&rest[..end]).join("mod.rs"));
+        }
     }
     out
 }
@@ -300,35 +328,108 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     None
 }
 
-fn src_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// The layers of each crate's top-level modules, lowest first (ARCHITECTURE.md lists the same).
+const LAYERS: &[(&str, &[&[&str]])] = &[
+    ("core", &[&["util"], &["model"], &["cpython"], &["format"], &["engine"], &["report"], &["share"], &["view"]]),
+    (
+        "cli",
+        &[
+            &["platform"],
+            &["signals", "harness_output", "command_line"],
+            &["output"],
+            &["python", "render", "gate", "link", "serve"],
+            &["viewer", "stats_cmd"],
+            &["dump_cmd", "diff_cmd", "view_cmd"],
+        ],
+    ),
+    (
+        "web",
+        &[
+            &["wire", "format", "route"],
+            &["model"],
+            &["protocol", "stats_order"],
+            &["analysis"],
+            &["engine"],
+            &["state"],
+            &["bridge"],
+            &["browser"],
+            &["hooks"],
+            &["components"],
+        ],
+    ),
+    ("test-support", &[&["find", "record"]]),
+];
+
+fn src_dir(krate: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(krate).join("src")
 }
 
 fn show(graph: &Graph) -> String {
     graph.iter().map(|(k, v)| format!("  {k} → {}\n", v.iter().cloned().collect::<Vec<_>>().join(", "))).collect()
 }
 
-#[test]
-fn top_level_modules_form_no_cycle() {
-    let (top, _) = graphs(&src_dir());
-    // The scan must see the real dependencies, or it would pass on anything.
-    for (from, to) in [("format", "model"), ("engine", "cpython"), ("report", "engine"), ("share", "format")] {
-        assert!(top[from].contains(to), "expected {from} → {to} in\n{}", show(&top));
+/// The uses of `graph` that go against `layers` (a module using one of a higher layer), and
+/// the modules with no layer.
+fn against_the_order(graph: &Graph, layers: &[&[&str]]) -> Vec<String> {
+    let layer = |m: &str| layers.iter().position(|l| l.contains(&m));
+    let mut wrong = Vec::new();
+    for (from, targets) in graph {
+        let Some(low) = layer(from) else {
+            wrong.push(format!("{from} has no layer"));
+            continue;
+        };
+        for to in targets {
+            match layer(to) {
+                Some(high) if high > low => wrong.push(format!("{from} (layer {}) uses {to} (layer {})", low + 1, high + 1)),
+                Some(_) => {}
+                None => wrong.push(format!("{to} has no layer")),
+            }
+        }
     }
-    if let Some(cycle) = find_cycle(&top) {
-        panic!("module cycle: {}\nthe module graph:\n{}", cycle.join(" → "), show(&top));
+    wrong
+}
+
+#[test]
+fn every_crate_follows_its_layer_order() {
+    let (core, _) = graphs(&src_dir("core"));
+    // The scan must see the real dependencies, or it would pass on anything.
+    for (from, to) in [("format", "model"), ("engine", "cpython"), ("report", "engine"), ("share", "format"), ("view", "report")] {
+        assert!(core[from].contains(to), "expected {from} → {to} in\n{}", show(&core));
+    }
+    let (cli, _) = graphs(&src_dir("cli"));
+    assert!(cli["diff_cmd"].contains("render"), "{}", show(&cli));
+    for (krate, layers) in LAYERS {
+        let (top, _) = graphs(&src_dir(krate));
+        let wrong = against_the_order(&top, layers);
+        assert!(wrong.is_empty(), "{krate}: {}\nthe module graph:\n{}", wrong.join("; "), show(&top));
+        if let Some(cycle) = find_cycle(&top) {
+            panic!("{krate}: module cycle: {}\nthe module graph:\n{}", cycle.join(" → "), show(&top));
+        }
     }
 }
 
 #[test]
 fn files_of_each_folder_form_no_cycle() {
-    let (_, folders) = graphs(&src_dir());
+    let (_, folders) = graphs(&src_dir("core"));
     assert!(folders["format"]["dump"].contains("document"), "{}", show(&folders["format"]));
-    for (folder, graph) in &folders {
-        if let Some(cycle) = find_cycle(graph) {
-            panic!("cycle between the files of {folder}/: {}\nits file graph:\n{}", cycle.join(" → "), show(graph));
+    for (krate, _) in LAYERS {
+        let (_, folders) = graphs(&src_dir(krate));
+        for (folder, graph) in &folders {
+            if let Some(cycle) = find_cycle(graph) {
+                panic!("{krate}: cycle between the files of {folder}/: {}\nits file graph:\n{}", cycle.join(" → "), show(graph));
+            }
         }
     }
+}
+
+#[test]
+fn uses_against_the_order_are_found() {
+    let mut g = Graph::new();
+    g.entry("low".into()).or_default().insert("high".into());
+    g.entry("high".into()).or_default().insert("low".into());
+    g.entry("odd".into()).or_default();
+    let wrong = against_the_order(&g, &[&["low"], &["high"]]);
+    assert_eq!(wrong, ["low (layer 1) uses high (layer 2)", "odd has no layer"]);
 }
 
 #[test]

@@ -1,0 +1,102 @@
+//! The view stage: what every output shows of one diff, derived once from a
+//! [`DiffReport`](crate::DiffReport) by [`View::of`]. The CLI's text, markdown and JSON, its
+//! HTML report and the page render a `View` instead of deriving their own numbers, so one diff
+//! tells one story:
+//!
+//! - [`Overview`]: the counts, with one written definition each of matched, changed, added
+//!   and removed functions, regressions and gains, and import-time code counted apart
+//!   ([`overview`]);
+//! - [`FunctionView`]: one row per changed function, its hotness as an estimate with its 95 %
+//!   interval ([`hotness`]);
+//! - [`GateResult`]: the regression gate's verdict and its reasons, when asked for ([`gate`]);
+//! - what a share link leaves out ([`View::link_note`]).
+
+pub mod gate;
+pub mod hotness;
+pub mod overview;
+
+pub use gate::{evaluate, GateFunction, GateResult, DEFAULT_MIN_HOTNESS};
+pub use hotness::{hotness_estimate, HotnessEstimate};
+pub use overview::Overview;
+
+use crate::report::{DiffReport, FunctionDiff};
+use crate::share::ShareNote;
+
+/// One changed function as every output shows it, in the report's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionView {
+    /// Module name.
+    pub module: String,
+    /// The display name (`co_qualname`, or what tells code objects sharing it apart).
+    pub qualname: String,
+    /// Its regressions ([`Overview::regressions`]'s definition, import-time code included:
+    /// [`FunctionView::import_time`] says whether they count apart).
+    pub regressions: u32,
+    /// Its gains.
+    pub gains: u32,
+    /// Import-time code, its regressions counted apart.
+    pub import_time: bool,
+    /// Its hotness over the sampled runs, outside imports; `None` when no run was sampled.
+    pub hotness: Option<HotnessEstimate>,
+}
+
+impl FunctionView {
+    fn of(report: &DiffReport, f: &FunctionDiff) -> Self {
+        FunctionView {
+            module: f.module.clone(),
+            qualname: f.qualname.clone(),
+            regressions: f.regressions,
+            gains: f.gains,
+            import_time: f.import_time,
+            hotness: hotness_estimate(report, f),
+        }
+    }
+}
+
+/// How the regression gate is applied (`--min-hotness`, `--gate-import-time`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GateOptions {
+    /// The hotness, in percent, a regressed function's samples must prove to count.
+    pub min_hotness: f64,
+    /// Count import-time code too.
+    pub import_time: bool,
+}
+
+/// What every output shows of one diff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// The counts.
+    pub overview: Overview,
+    /// The changed functions, in the report's order (worst first).
+    pub functions: Vec<FunctionView>,
+    /// The gate's verdict, when the gate was asked for.
+    pub gate: Option<GateResult>,
+    /// What the diff's share link leaves out ("leaves out 3 changed functions …"), when it
+    /// leaves anything out.
+    pub link_note: Option<String>,
+}
+
+impl View {
+    /// The view of `report`, with the gate's verdict when `gate` is given.
+    pub fn of(report: &DiffReport, gate: Option<GateOptions>) -> Self {
+        View {
+            overview: Overview::of(&report.summary, &report.functions),
+            functions: report.functions.iter().map(|f| FunctionView::of(report, f)).collect(),
+            gate: gate.map(|g| evaluate(report, g.min_hotness, g.import_time)),
+            link_note: None,
+        }
+    }
+
+    /// The same view with what a share link made with `note` leaves out.
+    pub fn with_link(mut self, note: &ShareNote) -> Self {
+        self.link_note = crate::share::left_out_sentence(note);
+        self
+    }
+
+    /// The row of `f`, one of the report's functions (by its code objects); `None` for a
+    /// function the report does not list.
+    pub fn function(&self, report: &DiffReport, f: &FunctionDiff) -> Option<&FunctionView> {
+        let i = report.functions.iter().position(|g| (g.base_code, g.head_code) == (f.base_code, f.head_code))?;
+        self.functions.get(i)
+    }
+}

@@ -213,37 +213,39 @@ fn region(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, option
     if !has_names(&b, base) || !has_names(&h, head) {
         return by_family(base, head, b, h, options, out);
     }
-    let bf: Vec<u64> = base[b.clone()].iter().map(named).collect();
-    let hf: Vec<u64> = head[h.clone()].iter().map(named).collect();
-    let ops = diff(options, &bf, &hf);
-    for_each_region(&ops, |equal, rb, rh| {
-        let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
-        if equal {
-            out.extend(rb.zip(rh).map(|(i, j)| row(RowKind::Modified, Some(i), Some(j))));
-        } else if rb.is_empty() || rh.is_empty() {
-            out.extend(rb.map(|i| row(RowKind::BaseOnly, Some(i), None)));
-            out.extend(rh.map(|j| row(RowKind::HeadOnly, None, Some(j))));
-        } else {
-            by_family(base, head, rb, rh, options, out);
-        }
-    });
+    modified_by(base, head, b, h, options, named, out, |rb, rh, out| by_family(base, head, rb, rh, options, out));
 }
 
 /// The second pass on the family alone, then the third.
 fn by_family(base: &[Site], head: &[Site], b: Range<usize>, h: Range<usize>, options: &AlignOptions, out: &mut Vec<AlignedRow>) {
-    let bf: Vec<u64> = base[b.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
-    let hf: Vec<u64> = head[h.clone()].iter().map(|s| comprehension_apart(s, s.family_id() as u64)).collect();
-    let ops = diff(options, &bf, &hf);
+    let family = |s: &Site| comprehension_apart(s, s.family_id() as u64);
+    modified_by(base, head, b, h, options, family, out, |rb, rh, out| rewrites(base, head, rb, rh, out));
+}
+
+/// Diffs a region's sites by `key`: equal runs are `modified` rows, the rest goes to `rest`.
+#[allow(clippy::too_many_arguments)]
+fn modified_by(
+    base: &[Site],
+    head: &[Site],
+    b: Range<usize>,
+    h: Range<usize>,
+    options: &AlignOptions,
+    key: impl Fn(&Site) -> u64,
+    out: &mut Vec<AlignedRow>,
+    mut rest: impl FnMut(Range<usize>, Range<usize>, &mut Vec<AlignedRow>),
+) {
+    let bk: Vec<u64> = base[b.clone()].iter().map(&key).collect();
+    let hk: Vec<u64> = head[h.clone()].iter().map(&key).collect();
+    let ops = diff(options, &bk, &hk);
     for_each_region(&ops, |equal, rb, rh| {
         let (rb, rh) = (rb.start + b.start..rb.end + b.start, rh.start + h.start..rh.end + h.start);
         if equal {
             out.extend(rb.zip(rh).map(|(i, j)| row(RowKind::Modified, Some(i), Some(j))));
         } else {
-            rewrites(base, head, rb, rh, out);
+            rest(rb, rh, out);
         }
     });
 }
-
 
 /// `key`, or for the call that runs a comprehension's code object a key no other call has:
 /// it pairs only with its like, never with the call that follows an inlined comprehension.

@@ -6,6 +6,7 @@
 //! (`stats_diff.rs`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), which code runs at import time and is counted apart ([`import_time`]), and the words and number formats every output shares ([`wording`]).
 
 pub(crate) mod diff;
+pub(crate) mod options;
 pub(crate) mod explain;
 pub(crate) mod identical;
 pub mod import_time;

@@ -9,7 +9,7 @@ pub mod markdown;
 mod md_escape;
 pub mod text;
 
-use specdiff_core::engine::Change;
+use specdiff_core::Change;
 use specdiff_core::report::{DiffReport, FunctionDiff, Share, StatsDiff};
 use specdiff_core::Dump;
 

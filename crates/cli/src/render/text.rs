@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use specdiff_core::engine::Change;
+use specdiff_core::Change;
 use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
 use specdiff_core::view::gate::import_time_note;
 use specdiff_core::ChangeKind;

@@ -18,5 +18,5 @@ pub(crate) mod spelling;
 pub use counters::{Counter, CounterModel, CounterState, VersionRules};
 pub use facts::{observed, specializes, Shape, VERSIONS as MEASURED_VERSIONS};
 pub use failure_kinds::{failure_kind_name, FailureKindName};
-pub use normalize::{Normalizer, Side, Site, SiteTag};
+pub use normalize::{Side, Site, SiteTag};
 pub use opcodes::{has_opname, known_versions, numbered_versions, op_family, table_generated_with, OpKind};

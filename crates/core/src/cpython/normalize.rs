@@ -118,20 +118,20 @@ struct OpClass {
 
 /// Shared string interner for keys of both dumps.
 #[derive(Debug, Default)]
-pub struct Interner {
+pub(crate) struct Interner {
     ids: HashMap<String, u32>,
     names: Vec<String>,
 }
 
 impl Interner {
     /// A new interner; id 0 is the empty string.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut i = Interner::default();
         i.intern("");
         i
     }
     /// The id of `s`, adding it when new.
-    pub fn intern(&mut self, s: &str) -> u32 {
+    pub(crate) fn intern(&mut self, s: &str) -> u32 {
         if let Some(&id) = self.ids.get(s) {
             return id;
         }
@@ -140,12 +140,8 @@ impl Interner {
         self.ids.insert(s.to_string(), id);
         id
     }
-    /// The id of `s` if it was interned.
-    pub fn get(&self, s: &str) -> Option<u32> {
-        self.ids.get(s).copied()
-    }
     /// The string of `id`.
-    pub fn name(&self, id: u32) -> &str {
+    pub(crate) fn name(&self, id: u32) -> &str {
         &self.names[id as usize]
     }
 }
@@ -175,7 +171,7 @@ const SMALL_ARGS: u32 = 1024;
 
 /// Normalizes the code objects of a base and a head dump against each other.
 #[derive(Debug)]
-pub struct Normalizer<'a> {
+pub(crate) struct Normalizer<'a> {
     base: &'a Dump,
     head: &'a Dump,
     interner: Interner,
@@ -205,7 +201,7 @@ const UNSET: u32 = u32::MAX;
 
 impl<'a> Normalizer<'a> {
     /// Prepares normalization of `base` and `head` (cheap: work is done per code object).
-    pub fn new(base: &'a Dump, head: &'a Dump) -> Self {
+    pub(crate) fn new(base: &'a Dump, head: &'a Dump) -> Self {
         let (rb, rh) = (VersionRules::of(base), VersionRules::of(head));
         let mut interner = Interner::new();
         let mk = |d: &Dump, me: VersionRules, other: VersionRules, it: &mut Interner| SideState {
@@ -249,7 +245,7 @@ impl<'a> Normalizer<'a> {
     }
 
     /// The dump of `side`.
-    pub fn dump(&self, side: Side) -> &'a Dump {
+    pub(crate) fn dump(&self, side: Side) -> &'a Dump {
         match side {
             Side::Base => self.base,
             Side::Head => self.head,
@@ -257,22 +253,23 @@ impl<'a> Normalizer<'a> {
     }
 
     /// The counter rules of `side`.
-    pub fn rules(&self, side: Side) -> VersionRules {
+    pub(crate) fn rules(&self, side: Side) -> VersionRules {
         self.sides[side as usize].rules
     }
 
     /// The interner that names key parts.
-    pub fn interner(&self) -> &Interner {
+    pub(crate) fn interner(&self) -> &Interner {
         &self.interner
     }
 
     /// The family name a key stands for.
-    pub fn family_name(&self, key: Key) -> &str {
+    #[cfg(test)]
+    pub(crate) fn family_name(&self, key: Key) -> &str {
         self.interner.name((key >> 32) as u32)
     }
 
     /// The sites of code object `code` of `side`.
-    pub fn sites(&mut self, side: Side, code: u32) -> Vec<Site> {
+    pub(crate) fn sites(&mut self, side: Side, code: u32) -> Vec<Site> {
         self.sites_with(side, code, true)
     }
 
@@ -331,7 +328,7 @@ impl<'a> Normalizer<'a> {
     }
 
     /// The keys of `code`'s sites.
-    pub fn keys(&mut self, side: Side, code: u32) -> Vec<Key> {
+    pub(crate) fn keys(&mut self, side: Side, code: u32) -> Vec<Key> {
         self.sites(side, code).iter().map(|s| s.key).collect()
     }
 

@@ -10,7 +10,7 @@ pub(crate) mod names;
 pub(crate) mod renames;
 
 pub use align::{align_sites, AlignAlgorithm, AlignOptions, AlignedRow, RowKind};
-pub use classify::{Cause, Change, ChangeKind, ChurnInfo, SiteView};
+pub use classify::{Cause, Change, ChangeKind, ChurnInfo};
 pub use matching::identity;
 pub use names::CodeNames;
 

@@ -55,7 +55,7 @@ mod tests;
 
 pub use change::{Cause, Change, ChangeKind, ChurnInfo};
 pub(crate) use change::{churn_info, ClassifyOptions};
-pub use site_view::SiteView;
+pub(crate) use site_view::SiteView;
 pub(crate) use site_view::same_statement;
 
 use crate::cpython::counters::Counter;

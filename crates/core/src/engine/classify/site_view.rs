@@ -10,7 +10,7 @@ use super::change::{churn_info, ChurnInfo};
 
 /// One side of an aligned site, with what the classifier reads from it.
 #[derive(Debug, Clone, Copy)]
-pub struct SiteView<'a> {
+pub(crate) struct SiteView<'a> {
     /// The dump.
     pub dump: &'a Dump,
     /// The code object.
@@ -23,29 +23,29 @@ pub struct SiteView<'a> {
 
 impl<'a> SiteView<'a> {
     /// The instruction standing for the site's specialization.
-    pub fn spec(&self) -> &'a Instruction {
+    pub(crate) fn spec(&self) -> &'a Instruction {
         &self.code.instructions[self.site.spec as usize]
     }
     /// The instruction the key describes.
-    pub fn primary(&self) -> &'a Instruction {
+    pub(crate) fn primary(&self) -> &'a Instruction {
         &self.code.instructions[self.site.primary as usize]
     }
     /// The op of [`Self::spec`].
-    pub fn op(&self) -> &'a OpInfo {
+    pub(crate) fn op(&self) -> &'a OpInfo {
         self.dump.op(self.spec())
     }
     /// Has an adaptive counter.
-    pub fn is_site(&self) -> bool {
+    pub(crate) fn is_site(&self) -> bool {
         self.op().counter == Some(CounterKind::Adaptive)
             || self.dump.op(self.primary()).counter == Some(CounterKind::Adaptive)
     }
     /// Is specialized.
-    pub fn specialized(&self) -> bool {
+    pub(crate) fn specialized(&self) -> bool {
         self.op().specialized
     }
     /// The counter of the specialization instruction, read with this side's version rules
     /// (3.11: a plain `BINARY_OP`/`COMPARE_OP` in quickened code has given up, not cold).
-    pub fn counter(&self) -> Option<Counter> {
+    pub(crate) fn counter(&self) -> Option<Counter> {
         let op = self.op();
         let quickened = self.rules.gives_up(op) && self.quickened();
         self.rules.read_in(op, self.spec(), quickened)
@@ -58,15 +58,15 @@ impl<'a> SiteView<'a> {
         })
     }
     /// The site's family as the dump spells it (the primary's).
-    pub fn family(&self) -> &'a str {
+    pub(crate) fn family(&self) -> &'a str {
         &self.dump.op(self.primary()).family
     }
     /// Source line.
-    pub fn line(&self) -> Option<u32> {
+    pub(crate) fn line(&self) -> Option<u32> {
         self.spec().line.or(self.primary().line)
     }
     /// The trimmed source text of the site's line, when the dump has it.
-    pub fn source_text(&self) -> Option<&'a str> {
+    pub(crate) fn source_text(&self) -> Option<&'a str> {
         self.line().and_then(|l| self.dump.source_line(self.code.file, l)).map(str::trim)
     }
     /// The instruction right before the site, if any.
@@ -83,19 +83,19 @@ impl<'a> SiteView<'a> {
         matches!(self.dump.op(i).family.as_str(), "CALL" | "CALL_KW" | "PRECALL" | "CALL_FUNCTION_EX")
     }
     /// Sampler hits on the site's line.
-    pub fn hotness(&self) -> u64 {
+    pub(crate) fn hotness(&self) -> u64 {
         let Some(line) = self.line() else { return 0 };
         let ls = &self.code.line_samples;
         ls.binary_search_by_key(&line, |&(l, _)| l).map(|i| ls[i].1).unwrap_or(0)
     }
     /// Churn recorded on any instruction of the site (the largest).
-    pub fn churn(&self) -> Option<ChurnInfo> {
+    pub(crate) fn churn(&self) -> Option<ChurnInfo> {
         let ins = &self.code.instructions[self.site.start as usize..self.site.end as usize];
         let c = ins.iter().filter_map(|i| i.churn.as_ref()).max_by_key(|c| c.flips)?;
         Some(churn_info(self.dump, c))
     }
     /// The normalized operand.
-    pub fn operand(&self) -> Option<String> {
+    pub(crate) fn operand(&self) -> Option<String> {
         let p = self.primary();
         (p.argrepr != 0).then(|| normalize_argrepr(self.dump.str(p.argrepr))).filter(|s| !s.is_empty())
     }
@@ -104,7 +104,7 @@ impl<'a> SiteView<'a> {
         (self.site.callee != 0).then(|| called_name(self.dump, self.code, self.site.primary as usize)).flatten()
     }
     /// The source text of the site's line.
-    pub fn source(&self) -> Option<String> {
+    pub(crate) fn source(&self) -> Option<String> {
         self.dump.source_line(self.code.file, self.line()?).map(str::to_string)
     }
 }

@@ -120,9 +120,9 @@ fn link_cap_and_redact() {
     let n = capped.note.left_out;
     assert!(capped_len < len && capped.head.unwrap().code.len() < read(&d.head).code.len(), "{n} left out, {capped_len} characters");
     let plural = if n == 1 { "" } else { "s" };
-    assert!(text.contains(&format!("\nThe link leaves out {n} changed function{plural} ")), "{text}");
+    assert!(text.contains(&format!("\nThe link leaves out {n} function{plural} whose specialization changed ")), "{text}");
     let md = stdout(&diff(&[&["--format", "markdown"][..], &args].concat()));
-    assert!(md.contains(&format!("_The link leaves out {n} changed function{plural} ")), "{}", &md[..600]);
+    assert!(md.contains(&format!("_The link leaves out {n} function{plural} whose specialization changed ")), "{}", &md[..600]);
     // Redacted: no source line, no directory in any path.
     let (redacted, _) = payload_of(&stdout(&diff(&["--link", url, "--redact", p(&d.base), p(&d.head)])));
     assert!(redacted.note.redacted);

@@ -430,7 +430,7 @@ pub(crate) mod tests {
         let sites = metric("specialization sites");
         assert_eq!(sites.head.unwrap(), report.summary.head.sites.to_string());
         let card = s.run(Side::Head).unwrap().info.note.clone().unwrap();
-        assert!(card.contains(&format!("leaves out {} changed function", note.left_out)), "{card}");
+        assert!(card.contains(&format!("leaves out {} function(s) whose specialization changed", note.left_out)), "{card}");
         // Its functions travel trimmed: their rows show the sender's whole-function shares,
         // and their listing says it is trimmed.
         let trimmed = share::trimmed_functions(&note.trimmed);
@@ -489,7 +489,7 @@ pub(crate) mod tests {
                 assert_eq!(*redacted, redact);
                 // The box says what the link holds before it is copied.
                 let said = if redact { "; no source lines, file paths cut to their package" } else { "; source lines and full file paths" };
-                assert!(holds.contains(said) && holds.contains(["both runs whole", "of 1,500 changed functions, trimmed"][i]), "{holds}");
+                assert!(holds.contains(said) && holds.contains(["both runs whole", "of 1,500 functions whose specialization changed, trimmed"][i]), "{holds}");
             }
             let (_, note) = share::link_payload(&base, &head, &report, share::LinkOptions { cap: share::DEFAULT_CAP_CHARS, redact: false });
             assert_eq!(note.summary, Some(share::shared_summary(&report)), "pair {i}");

@@ -170,6 +170,15 @@ pub struct FunctionDiff {
     pub rewritten: bool,
 }
 
+impl FunctionDiff {
+    /// *Function whose specialization changed*: a changed function with at least one site
+    /// whose kind is neither `unchanged`, `added` nor `removed`, so not a code edit alone. A
+    /// share link picks among these ([`crate::share::wanted`]).
+    pub fn specialization_changed(&self) -> bool {
+        self.counts.changed_sites() > self.counts.added + self.counts.removed
+    }
+}
+
 /// A code object present on one side only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionRef {

@@ -17,6 +17,8 @@ use crate::model::dump::Dump;
 use crate::report::sent::{differing, read_alike};
 use crate::report::diff::{DiffOptions, DiffSession};
 use crate::report::DiffReport;
+#[cfg(doc)]
+use crate::report::FunctionDiff;
 
 /// How [`link_payload`] packs a diff.
 #[derive(Debug, Clone, Copy)]
@@ -28,13 +30,13 @@ pub struct LinkOptions {
 }
 
 /// The `(base, head)` code objects of the functions a link of `report` should show, most
-/// important first: those whose specialization changed (sites added or removed by a code
-/// edit alone do not count).
+/// important first: those whose specialization changed ([`FunctionDiff::specialization_changed`];
+/// sites added or removed by a code edit alone do not count).
 pub fn wanted(report: &DiffReport) -> Vec<(u32, u32)> {
     report
         .functions
         .iter()
-        .filter(|f| f.counts.changed_sites() > f.counts.added + f.counts.removed)
+        .filter(|f| f.specialization_changed())
         .map(|f| (f.base_code, f.head_code))
         .collect()
 }
@@ -328,14 +330,14 @@ pub fn redacted(mut payload: SharePayload) -> SharePayload {
     payload
 }
 
-/// What a link with `note` leaves out, as a phrase after "the link" ("leaves out 3 of 40
-/// changed functions (the least important); carries no source text"), or `None`.
+/// What a link with `note` leaves out, as a phrase after "the link" ("leaves out 3 functions
+/// whose specialization changed (the least important, …); carries no source text …"), or `None`.
 pub fn left_out_sentence(note: &ShareNote) -> Option<String> {
     let mut parts = Vec::new();
     if note.left_out > 0 {
         let n = note.left_out;
         parts.push(format!(
-            "leaves out {n} changed function{} (the least important, to stay short)",
+            "leaves out {n} function{} whose specialization changed (the least important, to stay short)",
             if n == 1 { "" } else { "s" }
         ));
     }

@@ -13,7 +13,7 @@ use crate::report::wording::{count, percent};
 use crate::report::{DiffReport, FunctionDiff, Hotness};
 
 /// A sampled hotness with its 95 % interval, in percent.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct HotnessEstimate {
     /// The measured share of the run's samples, outside imports.
     pub percent: f64,

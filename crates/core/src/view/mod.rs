@@ -23,7 +23,7 @@ use crate::report::{DiffReport, FunctionDiff};
 use crate::share::ShareNote;
 
 /// One changed function as every output shows it, in the report's order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct FunctionView {
     /// Module name.
     pub module: String,

@@ -7,7 +7,7 @@ use crate::report::types::RunSummary;
 use crate::report::FunctionDiff;
 
 /// The overview counts of a diff.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Overview {
     /// *Matched function*: a code object present in both runs (after filters), paired by
     /// module and qualified name, or by its body when it was renamed or moved.
@@ -15,6 +15,9 @@ pub struct Overview {
     /// *Changed function*: a matched function with at least one site whose kind is not
     /// `unchanged` (code edits that add or remove sites count). The report lists exactly these.
     pub changed: u32,
+    /// *Function whose specialization changed*: a changed function with a site that is not a
+    /// code edit alone ([`FunctionDiff::specialization_changed`]); a share link picks among these.
+    pub specialization_changed: u32,
     /// *Added function*: a code object only in the head run.
     pub added: u32,
     /// *Removed function*: a code object only in the base run.
@@ -40,6 +43,7 @@ impl Overview {
         Overview {
             matched: summary.matched,
             changed: summary.changed,
+            specialization_changed: functions.iter().filter(|f| f.specialization_changed()).count() as u32,
             added: summary.added,
             removed: summary.removed,
             regressions: summary.regressions,

@@ -113,6 +113,20 @@ fn one_story(golden_name: &str, base_name: &str, head_name: &str) {
     let functions = json["functions"].as_array().unwrap();
     assert_eq!(functions.len(), view.functions.len(), "{golden_name}.json");
     let runs = (json["base"]["samples"].as_u64().unwrap(), json["head"]["samples"].as_u64().unwrap());
+    // JSON's `view`: the overview as the core counts it, and each function's estimate.
+    let shown_view = &json["view"];
+    assert_eq!(shown_view["overview"], serde_json::to_value(o).unwrap(), "{golden_name}.json: view.overview");
+    assert_eq!(o.specialization_changed as usize, share::wanted(&report).len(), "{golden_name}: what a link picks among");
+    let estimates = shown_view["functions"].as_array().unwrap();
+    assert_eq!(estimates.len(), view.functions.len(), "{golden_name}.json: view.functions");
+    for (e, v) in estimates.iter().zip(&view.functions) {
+        // As shown: serde_json's float parsing may differ from the printed value in the last bit.
+        let h = &e["hotness"];
+        let f = |k: &str| h[k].as_f64().unwrap();
+        let shown = (!h.is_null()).then(|| HotnessEstimate { percent: f("percent"), low: f("low"), high: f("high"), samples: h["samples"].as_u64().unwrap() });
+        assert_eq!(shown.map(|e| e.with_interval()), v.hotness.map(|e| e.with_interval()), "{golden_name}.json: {}", v.qualname);
+        assert_eq!((e["qualname"].as_str(), n(&e["regressions"])), (Some(v.qualname.as_str()), v.regressions));
+    }
     for (f, v) in functions.iter().zip(&view.functions) {
         let hotness: Hotness = serde_json::from_value(f["hotness"].clone()).unwrap();
         // As shown: the JSON's shares went through decimal text, so the last bit may differ.

@@ -61,7 +61,7 @@ impl Session {
                             if note.reduced {
                                 // What the link leaves out, said on each run's card.
                                 info.note = Some(format!(
-                                    "share link: {} of {} code objects (the changed ones); leaves out {} changed function(s)",
+                                    "share link: {} of {} code objects (the changed ones); leaves out {} function(s) whose specialization changed",
                                     grouped(d.code.len() as u64),
                                     grouped(total as u64),
                                     note.left_out,
@@ -151,7 +151,8 @@ impl Session {
         let Some(a) = &self.analysis else {
             return holds(whole_runs, payload);
         };
-        // Too long for a PR comment. A diff: the most important changed functions, trimmed,
+        // Too long for a PR comment. A diff: the most important functions whose specialization
+        // changed (`Overview::specialization_changed`), trimmed,
         // as many as fit (`share::Fitting`); one run: its ranked functions (and the focused
         // one), halving the list until the link fits.
         let also: Vec<(u32, u32)> = focus.and_then(|k| a.entries.get(k)).and_then(|&(b, h)| Some((b?, h?))).into_iter().collect();
@@ -206,7 +207,7 @@ impl Session {
         let (kept, payload) = best.unwrap_or((0, payload));
         let what = match builder {
             Some(_) => format!(
-                "the {} most important of {} changed functions, trimmed to their changes{}, and the run-level numbers",
+                "the {} most important of {} functions whose specialization changed, trimmed to their changes{}, and the run-level numbers",
                 grouped(kept as u64),
                 grouped(all as u64),
                 if also.is_empty() { "" } else { " (the selected one whole)" }

@@ -118,6 +118,49 @@ pub fn new_file_permissions() -> Option<std::fs::Permissions> {
     imp::new_file_permissions()
 }
 
+/// A destination that is neither a regular file nor a folder, as `-o` treats it
+/// (`output::PendingOutput`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    /// A named pipe: written in place, only when something reads it.
+    Fifo,
+    /// `/dev/null`, `/dev/full`, a terminal: written in place.
+    CharDevice,
+    /// A disk: refused (a dump there would overwrite the disk's contents).
+    BlockDevice,
+    /// A Unix socket: refused (it cannot be opened as a file).
+    Socket,
+}
+
+impl Special {
+    /// How a message names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::Fifo => "a named pipe (FIFO)",
+            Special::CharDevice => "a character device",
+            Special::BlockDevice => "a block device",
+            Special::Socket => "a socket",
+        }
+    }
+}
+
+/// Which [`Special`] node `t` is; `None` for a regular file, a folder or a symbolic link.
+pub fn special_kind(t: &std::fs::FileType) -> Option<Special> {
+    imp::special_kind(t)
+}
+
+/// Opens an existing special node for writing, in place: without creating or truncating it
+/// and without blocking (a named pipe nobody reads fails at once, see [`no_reader`]); the
+/// file returned blocks again on write, as a pipe's writer should.
+pub fn open_in_place(path: &Path) -> std::io::Result<File> {
+    imp::open_in_place(path)
+}
+
+/// Whether `e`, from [`open_in_place`] on a named pipe, means that nothing reads it (ENXIO).
+pub fn no_reader(e: &std::io::Error) -> bool {
+    imp::no_reader(e)
+}
+
 /// The folder a CPython pystats build writes its raw stats files to (fixed in CPython's
 /// `Python/specialize.c`, per platform).
 pub fn pystats_dir() -> &'static Path {

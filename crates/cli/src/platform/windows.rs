@@ -55,3 +55,17 @@ pub fn process_alive(_pid: u32) -> bool {
 pub fn new_file_permissions() -> Option<std::fs::Permissions> {
     None
 }
+
+/// Windows has no FIFOs or device nodes in the file system that `std::fs::metadata` reports
+/// as such: every destination is a file or a folder.
+pub fn special_kind(_t: &std::fs::FileType) -> Option<super::Special> {
+    None
+}
+
+pub fn open_in_place(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).open(path)
+}
+
+pub fn no_reader(_e: &std::io::Error) -> bool {
+    false
+}

@@ -121,26 +121,25 @@ fn a_full_device_reports_no_space_and_stays_a_device() {
     // The machine's own node last: a regression has replaced the private copy by then.
     targets.push(PathBuf::from("/dev/full"));
     for target in &targets {
-        let o = run_bounded(diff_to(target));
-        assert_one_line_error(
-            &o,
-            &[&format!(
-                "cannot write {}: no space left on device",
-                target.display()
-            )],
-        );
-        assert_char_device(target, 1, 7);
+        assert_no_space(diff_to(target), target);
     }
+    // stats -o: the same writer.
+    let raw = dir.path().join("raw.txt");
+    std::fs::write(&raw, "opcode[1].execution_count : 2\n").unwrap();
+    let mut stats = specdiff();
+    stats.arg("stats").arg("-o").arg(&targets[0]).arg(&raw);
+    assert_no_space(stats, &targets[0]);
     // dump: the error comes after the program ran, and it is still one line.
-    let o = run_bounded(dump_to(&targets[0]));
-    assert_one_line_error(
-        &o,
-        &[&format!(
-            "cannot write {}: no space left on device",
-            targets[0].display()
-        )],
-    );
-    assert_char_device(&targets[0], 1, 7);
+    assert_no_space(dump_to(&targets[0]), &targets[0]);
+}
+
+/// `cmd`, writing to a full device `full`, fails with one line saying so; `full` stays the
+/// device.
+fn assert_no_space(cmd: Command, full: &Path) {
+    let o = run_bounded(cmd);
+    let says = format!("cannot write {}: no space left on device", full.display());
+    assert_one_line_error(&o, &[&says]);
+    assert_char_device(full, 1, 7);
 }
 
 #[test]

@@ -11,6 +11,8 @@ use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 
+#[cfg(target_os = "linux")]
+mod reaper;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -78,8 +80,18 @@ impl Grouping {
 /// back to its default so that a caller that ignores it (a script's background job) does not
 /// make Ctrl-C useless, and on Linux death with specdiff (SIGKILL when specdiff dies, so a
 /// killed specdiff leaves no orphan behind).
-pub fn prepare_child(cmd: &mut Command) -> Grouping {
+///
+/// On Linux the command returned runs `cmd` under specdiff's reaper (`reaper.rs`), so that
+/// everything the program starts dies with specdiff too, even when specdiff is killed.
+pub fn prepare_child(cmd: Command) -> (Command, Grouping) {
     imp::prepare_child(cmd)
+}
+
+/// When this process is specdiff's reaper (Linux, see [`prepare_child`]), runs it and exits.
+/// Call first thing in `main`, before any thread starts.
+pub fn run_as_reaper_if_asked() {
+    #[cfg(target_os = "linux")]
+    reaper::run_if_asked();
 }
 
 /// Sends stop request `sig` to the program: its whole process group when it has one, else the
@@ -121,6 +133,7 @@ pub fn new_file_permissions() -> Option<std::fs::Permissions> {
 /// A destination that is neither a regular file nor a folder, as `-o` treats it
 /// (`output::PendingOutput`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(windows, allow(dead_code))]
 pub enum Special {
     /// A named pipe: written in place, only when something reads it.
     Fifo,

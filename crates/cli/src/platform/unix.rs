@@ -59,7 +59,11 @@ pub fn stop_name(sig: i32) -> String {
     }
 }
 
-pub fn prepare_child(cmd: &mut Command) -> Grouping {
+pub fn prepare_child(cmd: Command) -> (Command, Grouping) {
+    #[cfg(target_os = "linux")]
+    let mut cmd = super::reaper::wrap(cmd);
+    #[cfg(not(target_os = "linux"))]
+    let mut cmd = cmd;
     let own_group = !foreground_of_a_terminal();
     if own_group {
         cmd.process_group(0);
@@ -90,7 +94,7 @@ pub fn prepare_child(cmd: &mut Command) -> Grouping {
             Ok(())
         });
     }
-    Grouping { own_group }
+    (cmd, Grouping { own_group })
 }
 
 /// Whether specdiff's process group is the foreground group of the terminal on stdin, stdout

@@ -32,8 +32,8 @@ pub fn stop_name(_sig: i32) -> String {
     "Ctrl-C".into()
 }
 
-pub fn prepare_child(_cmd: &mut Command) -> Grouping {
-    Grouping { own_group: false }
+pub fn prepare_child(cmd: Command) -> (Command, Grouping) {
+    (cmd, Grouping { own_group: false })
 }
 
 pub fn send_stop(_child: &Child, _grouping: Grouping, _sig: i32) {}

@@ -98,3 +98,39 @@ fn a_sigkilled_dump_leaves_nothing_of_the_program_running() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The reaper between specdiff and the interpreter ends the way the interpreter ended, so a
+/// program killed by a signal is still reported as such (status 128 + the signal).
+#[test]
+fn a_program_killed_by_a_signal_is_still_reported_by_its_signal() {
+    let python = &native_interpreters()
+        .next()
+        .expect("a native interpreter")
+        .python;
+    let dir = tempfile::tempdir().unwrap();
+    for (sig, n) in [("SIGTERM", 15), ("SIGUSR2", 12)] {
+        let o = specdiff()
+            .arg("dump")
+            .arg("--python")
+            .arg(python)
+            .arg("-o")
+            .arg(dir.path().join("d.json"))
+            .args([
+                "-c",
+                &format!("import os, signal; os.kill(os.getpid(), signal.{sig})"),
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(128 + n), "{err}");
+        assert!(
+            err.contains(&format!("was killed by signal {n}; no dump written")),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "no dump"
+        );
+    }
+}

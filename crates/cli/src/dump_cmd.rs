@@ -292,6 +292,7 @@ fn run_child(cmd: Command) -> Result<ChildEnd, String> {
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run python '{python}': {e}"))?;
+    platform::adopt(&child);
     let mut stop: Option<i32> = None;
     let mut pending_interrupt: Option<Instant> = None;
     let mut deadline: Option<Instant> = None;

@@ -94,6 +94,13 @@ pub fn run_as_reaper_if_asked() {
     reaper::run_if_asked();
 }
 
+/// Ties the program's processes to specdiff right after the start: on Windows a Job Object
+/// that kills them all when specdiff's process ends, however it ends; nothing elsewhere
+/// ([`prepare_child`] did it before the start).
+pub fn adopt(child: &Child) {
+    imp::adopt(child)
+}
+
 /// Sends stop request `sig` to the program: its whole process group when it has one, else the
 /// child alone. Call only while the child is not yet reaped. On Windows nothing is sent (a
 /// console delivers Ctrl-C to every process attached to it and cannot aim it at one).

@@ -107,6 +107,9 @@ fn foreground_of_a_terminal() -> bool {
     }
 }
 
+/// Nothing to do: the process group and, on Linux, the reaper were set up before the start.
+pub fn adopt(_child: &Child) {}
+
 pub fn send_stop(child: &Child, grouping: Grouping, sig: i32) {
     let pid = child.id() as libc::pid_t;
     // SAFETY: kill(2) on the child we spawned and have not reaped (the caller's contract), or

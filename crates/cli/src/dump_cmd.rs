@@ -285,13 +285,14 @@ struct ChildEnd {
 /// later (it was sent to specdiff alone). After a SIGTERM or SIGHUP, or a second request,
 /// the program is killed if it has not stopped within [`GRACE`]; after it ended, what it
 /// started in its group gets the same time, then is killed.
-fn run_child(mut cmd: Command) -> Result<ChildEnd, String> {
+fn run_child(cmd: Command) -> Result<ChildEnd, String> {
     let python = cmd.get_program().to_string_lossy().into_owned();
-    let grouping = platform::prepare_child(&mut cmd);
+    let (mut cmd, grouping) = platform::prepare_child(cmd);
     let supervision = signals::supervise();
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run python '{python}': {e}"))?;
+    platform::adopt(&child);
     let mut stop: Option<i32> = None;
     let mut pending_interrupt: Option<Instant> = None;
     let mut deadline: Option<Instant> = None;

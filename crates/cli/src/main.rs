@@ -87,6 +87,7 @@ fn argv_for_clap(argv: Vec<OsString>) -> Vec<OsString> {
 }
 
 fn main() {
+    platform::run_as_reaper_if_asked();
     signals::install();
     large_pages();
     let cli = Cli::parse_from(argv_for_clap(std::env::args_os().collect()));

@@ -1,7 +1,9 @@
-//! Writing output files so that nothing is ever half-written (everything goes to a temporary
-//! file beside the destination and is renamed into place only when complete) and nothing is
-//! overwritten that should not be (an input, or for `dump` a file that is not a dump); and
-//! naming files in messages, whatever bytes their names hold.
+//! Writing output files so that nothing is ever half-written (a file goes to a temporary
+//! file beside the destination and is renamed into place only when complete), no node is
+//! swapped for a file (a symbolic link is followed; a device or named pipe is written in
+//! place, see [`PendingOutput`]) and nothing is overwritten that should not be (an input, or
+//! for `dump` a file that is not a dump); and naming files in messages, whatever bytes their
+//! names hold.
 //!
 //! Temporary files and folders carry specdiff's process id (`.specdiff-<pid>-….part`,
 //! `specdiff-run-<pid>-…`): a stop request removes them (`signals`), and what a killed specdiff
@@ -19,62 +21,140 @@ use crate::signals::Litter;
 
 /// An output file being prepared; created before any expensive work, so an unwritable
 /// destination is reported before the program runs, not after.
+///
+/// What `-o` names decides how it is written (docs/hostile-input.md, "Outputs and the
+/// program's process tree"): a regular file, or nothing yet, is replaced atomically by a
+/// temporary file renamed into place; a symbolic link is followed (its target is written that
+/// way; the link stays); a character device (`/dev/null`, `/dev/full`, a terminal) or a named
+/// pipe is written in place, since renaming over it would swap the node itself for a file, and
+/// its write errors are reported; a block device or a socket is refused.
 pub struct PendingOutput {
+    /// As the user named it, for messages.
     dest: PathBuf,
-    tmp: NamedTempFile,
-    _litter: Litter,
+    sink: Sink,
 }
 
+enum Sink {
+    /// Written beside `target` (`dest` with its symbolic links followed), then renamed over it.
+    Replace { target: PathBuf, tmp: NamedTempFile, _litter: Litter },
+    /// An existing special node, opened for writing.
+    InPlace(std::fs::File),
+}
+
+/// How many symbolic links are followed before giving up, as Linux's own limit.
+const MAX_LINKS: usize = 40;
+
 impl PendingOutput {
-    /// Reserves a temporary file in `dest`'s folder.
+    /// Reserves a temporary file beside the destination, or opens a special node in place.
     pub fn create(dest: &Path) -> Result<Self, String> {
-        let dir = match dest.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
+        let fail = |e: std::io::Error| format!("cannot write {}: {}", display_path(dest), plain_io_error(&e));
+        // stat(2), which follows links and never opens: a named pipe must not be opened
+        // blocking, here or anywhere.
+        let sink = match std::fs::metadata(dest) {
+            Ok(m) if m.is_dir() => return Err(format!("cannot write {}: it is a directory", display_path(dest))),
+            Ok(m) => match platform::special_kind(&m.file_type()) {
+                Some(kind) => Sink::InPlace(open_in_place(dest, kind)?),
+                None => replace(&follow_links(dest).map_err(fail)?).map_err(fail)?,
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Nothing there, or a link to nothing: the file is made where the link points.
+                replace(&follow_links(dest).map_err(fail)?).map_err(fail)?
+            }
+            Err(e) => return Err(fail(e)),
         };
-        if dest.is_dir() {
-            return Err(format!("cannot write {}: it is a directory", display_path(dest)));
-        }
-        sweep_stale(&dir, PART_PREFIX, PART_SUFFIX);
-        let prefix = own_prefix(PART_PREFIX);
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(PART_SUFFIX);
-        if let Some(permissions) = crate::platform::new_file_permissions() {
-            builder.permissions(permissions);
-        }
-        let tmp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| format!("cannot write {}: {}", display_path(dest), plain_io_error(&e)))?;
-        let _litter = Litter::new(tmp.path());
-        Ok(PendingOutput {
-            dest: dest.to_path_buf(),
-            tmp,
-            _litter,
-        })
+        Ok(PendingOutput { dest: dest.to_path_buf(), sink })
     }
 
     /// Writes `bytes` (gzip-compressed when the destination ends in `.gz`) and renames the
-    /// file into place. Returns the number of bytes written.
-    pub fn finish(mut self, bytes: &[u8]) -> Result<u64, String> {
-        let gz = self.dest.extension().is_some_and(|e| e == "gz");
+    /// file into place (or writes the special node in place). Returns the number of bytes
+    /// written.
+    pub fn finish(self, bytes: &[u8]) -> Result<u64, String> {
         let fail = |e: std::io::Error| format!("cannot write {}: {}", display_path(&self.dest), plain_io_error(&e));
-        let written = if gz {
+        let gz;
+        let data = if self.dest.extension().is_some_and(|e| e == "gz") {
             let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
             enc.write_all(bytes).map_err(fail)?;
-            let data = enc.finish().map_err(fail)?;
-            self.tmp.write_all(&data).map_err(fail)?;
-            data.len() as u64
+            gz = enc.finish().map_err(fail)?;
+            &gz[..]
         } else {
-            self.tmp.write_all(bytes).map_err(fail)?;
-            bytes.len() as u64
+            bytes
         };
-        self.tmp.as_file().sync_all().map_err(fail)?;
-        let dest = self.dest.clone();
-        self.tmp
-            .persist(&dest)
-            .map_err(|e| format!("cannot write {}: {}", display_path(&dest), plain_io_error(&e.error)))?;
-        Ok(written)
+        match self.sink {
+            Sink::Replace { target, mut tmp, _litter } => {
+                tmp.write_all(data).map_err(fail)?;
+                tmp.as_file().sync_all().map_err(fail)?;
+                tmp.persist(&target).map_err(|e| fail(e.error))?;
+            }
+            Sink::InPlace(mut file) => {
+                // No fsync: devices and pipes refuse it (EINVAL), and there is nothing to make
+                // durable. A device's own error (ENOSPC from /dev/full) comes from write.
+                file.write_all(data).map_err(fail)?;
+                file.flush().map_err(fail)?;
+            }
+        }
+        Ok(data.len() as u64)
     }
+}
+
+/// A temporary file beside `target`, to be renamed over it.
+fn replace(target: &Path) -> std::io::Result<Sink> {
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    sweep_stale(&dir, PART_PREFIX, PART_SUFFIX);
+    let prefix = own_prefix(PART_PREFIX);
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(PART_SUFFIX);
+    if let Some(permissions) = platform::new_file_permissions() {
+        builder.permissions(permissions);
+    }
+    let tmp = builder.tempfile_in(&dir)?;
+    let _litter = Litter::new(tmp.path());
+    Ok(Sink::Replace { target: target.to_path_buf(), tmp, _litter })
+}
+
+/// Opens special node `dest` in place, or says in one line why not.
+fn open_in_place(dest: &Path, kind: platform::Special) -> Result<std::fs::File, String> {
+    use platform::Special;
+    let shown = display_path(dest);
+    match kind {
+        Special::BlockDevice => {
+            return Err(format!("cannot write {shown}: it is {}; write to a file instead", kind.name()))
+        }
+        Special::Socket => {
+            return Err(format!("cannot write {shown}: it is {}, which cannot be written as a file", kind.name()))
+        }
+        Special::Fifo | Special::CharDevice => {}
+    }
+    platform::open_in_place(dest).map_err(|e| {
+        if kind == Special::Fifo && platform::no_reader(&e) {
+            format!("cannot write {shown}: it is {} and nothing reads it", kind.name())
+        } else {
+            format!("cannot write {shown}: {}", plain_io_error(&e))
+        }
+    })
+}
+
+/// `path` with its symbolic links followed to the last one's target, which need not exist:
+/// the file to replace (a link is followed like the shell's `>` and `cp` follow it, never
+/// replaced by a file). The folders above are left as they are (the rename happens in the
+/// target's own folder either way).
+fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) => dir.join(target), // an absolute target replaces `dir`
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 /// Refuses to write `dest` when it is one of `inputs` (`(role, path)`, the role as the message
@@ -82,8 +162,15 @@ impl PendingOutput {
 /// hard links (same device and inode on Unix, same volume and file index on Windows). A
 /// destination that does not exist yet is no input.
 pub fn refuse_inputs(dest: &Path, inputs: &[(&str, &Path)]) -> Result<(), String> {
+    // `is_same_file` opens both paths to read: a named pipe would wait there for a writer. Only
+    // regular files can be overwritten; a device or pipe is written in place, leaving any
+    // input as it was.
+    let regular = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if !regular(dest) {
+        return Ok(());
+    }
     for (role, input) in inputs {
-        if same_file::is_same_file(dest, input).unwrap_or(false) {
+        if regular(input) && same_file::is_same_file(dest, input).unwrap_or(false) {
             let what = if dest == *input { role.to_string() } else { format!("{}, {role}", display_path(input)) };
             return Err(format!("refusing to write {}: it is {what}; choose another output file", display_path(dest)));
         }
@@ -99,12 +186,13 @@ pub fn refuse_non_dump(dest: &Path, force: bool) -> Result<(), String> {
     if force {
         return Ok(());
     }
-    let Ok(file) = std::fs::File::open(dest) else {
-        return Ok(()); // nothing there (or unreadable: the write will say so)
-    };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Ok(());
+    // Only a regular file is read: opening a named pipe to read would wait for a writer.
+    if !std::fs::metadata(dest).is_ok_and(|m| m.is_file()) {
+        return Ok(()); // nothing there, a device or pipe (written in place), or unreadable
     }
+    let Ok(file) = std::fs::File::open(dest) else {
+        return Ok(()); // unreadable: the write will say so
+    };
     let mut head = Vec::new();
     if file.take(HEAD_LEN).read_to_end(&mut head).is_err() || head.is_empty() || looks_like_dump(&head) {
         return Ok(());

@@ -11,6 +11,8 @@ use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 
+#[cfg(target_os = "linux")]
+mod reaper;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
@@ -78,8 +80,25 @@ impl Grouping {
 /// back to its default so that a caller that ignores it (a script's background job) does not
 /// make Ctrl-C useless, and on Linux death with specdiff (SIGKILL when specdiff dies, so a
 /// killed specdiff leaves no orphan behind).
-pub fn prepare_child(cmd: &mut Command) -> Grouping {
+///
+/// On Linux the command returned runs `cmd` under specdiff's reaper (`reaper.rs`), so that
+/// everything the program starts dies with specdiff too, even when specdiff is killed.
+pub fn prepare_child(cmd: Command) -> (Command, Grouping) {
     imp::prepare_child(cmd)
+}
+
+/// When this process is specdiff's reaper (Linux, see [`prepare_child`]), runs it and exits.
+/// Call first thing in `main`, before any thread starts.
+pub fn run_as_reaper_if_asked() {
+    #[cfg(target_os = "linux")]
+    reaper::run_if_asked();
+}
+
+/// Ties the program's processes to specdiff right after the start: on Windows a Job Object
+/// that kills them all when specdiff's process ends, however it ends; nothing elsewhere
+/// ([`prepare_child`] did it before the start).
+pub fn adopt(child: &Child) {
+    imp::adopt(child)
 }
 
 /// Sends stop request `sig` to the program: its whole process group when it has one, else the
@@ -116,6 +135,50 @@ pub fn process_alive(pid: u32) -> bool {
 /// upload running as another user); `None` where files have no such mode (Windows).
 pub fn new_file_permissions() -> Option<std::fs::Permissions> {
     imp::new_file_permissions()
+}
+
+/// A destination that is neither a regular file nor a folder, as `-o` treats it
+/// (`output::PendingOutput`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(windows, allow(dead_code))]
+pub enum Special {
+    /// A named pipe: written in place, only when something reads it.
+    Fifo,
+    /// `/dev/null`, `/dev/full`, a terminal: written in place.
+    CharDevice,
+    /// A disk: refused (a dump there would overwrite the disk's contents).
+    BlockDevice,
+    /// A Unix socket: refused (it cannot be opened as a file).
+    Socket,
+}
+
+impl Special {
+    /// How a message names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::Fifo => "a named pipe (FIFO)",
+            Special::CharDevice => "a character device",
+            Special::BlockDevice => "a block device",
+            Special::Socket => "a socket",
+        }
+    }
+}
+
+/// Which [`Special`] node `t` is; `None` for a regular file, a folder or a symbolic link.
+pub fn special_kind(t: &std::fs::FileType) -> Option<Special> {
+    imp::special_kind(t)
+}
+
+/// Opens an existing special node for writing, in place: without creating or truncating it
+/// and without blocking (a named pipe nobody reads fails at once, see [`no_reader`]); the
+/// file returned blocks again on write, as a pipe's writer should.
+pub fn open_in_place(path: &Path) -> std::io::Result<File> {
+    imp::open_in_place(path)
+}
+
+/// Whether `e`, from [`open_in_place`] on a named pipe, means that nothing reads it (ENXIO).
+pub fn no_reader(e: &std::io::Error) -> bool {
+    imp::no_reader(e)
 }
 
 /// The folder a CPython pystats build writes its raw stats files to (fixed in CPython's

@@ -59,7 +59,11 @@ pub fn stop_name(sig: i32) -> String {
     }
 }
 
-pub fn prepare_child(cmd: &mut Command) -> Grouping {
+pub fn prepare_child(cmd: Command) -> (Command, Grouping) {
+    #[cfg(target_os = "linux")]
+    let mut cmd = super::reaper::wrap(cmd);
+    #[cfg(not(target_os = "linux"))]
+    let mut cmd = cmd;
     let own_group = !foreground_of_a_terminal();
     if own_group {
         cmd.process_group(0);
@@ -90,7 +94,7 @@ pub fn prepare_child(cmd: &mut Command) -> Grouping {
             Ok(())
         });
     }
-    Grouping { own_group }
+    (cmd, Grouping { own_group })
 }
 
 /// Whether specdiff's process group is the foreground group of the terminal on stdin, stdout
@@ -102,6 +106,9 @@ fn foreground_of_a_terminal() -> bool {
         [0, 1, 2].iter().any(|&fd| libc::tcgetpgrp(fd) == me)
     }
 }
+
+/// Nothing to do: the process group and, on Linux, the reaper were set up before the start.
+pub fn adopt(_child: &Child) {}
 
 pub fn send_stop(child: &Child, grouping: Grouping, sig: i32) {
     let pid = child.id() as libc::pid_t;
@@ -148,4 +155,44 @@ pub fn new_file_permissions() -> Option<std::fs::Permissions> {
     use std::os::unix::fs::PermissionsExt;
     // The mode asked at open(2); the kernel takes the umask off it.
     Some(std::fs::Permissions::from_mode(0o666))
+}
+
+pub fn special_kind(t: &std::fs::FileType) -> Option<super::Special> {
+    use super::Special;
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        Some(Special::Fifo)
+    } else if t.is_char_device() {
+        Some(Special::CharDevice)
+    } else if t.is_block_device() {
+        Some(Special::BlockDevice)
+    } else if t.is_socket() {
+        Some(Special::Socket)
+    } else {
+        None
+    }
+}
+
+pub fn open_in_place(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK: a named pipe without a reader fails with ENXIO instead of waiting for ever
+    // (and a serial line does not wait for its carrier).
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    // SAFETY: fcntl on a descriptor we own; only the O_NONBLOCK status flag is changed.
+    unsafe {
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(file)
+}
+
+pub fn no_reader(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ENXIO)
 }

@@ -19,6 +19,8 @@ for _ in $(seq 1 1800); do # up to 15 minutes: the first run may still build the
   sleep 0.5
 done
 [ -n "$url" ] || { kill "$pid"; fail "demo.sh did not serve within 15 minutes"; }
+# The URL carries the run's access token (docs/hostile-input.md, "specdiff view: private to its user").
+grep -Eq '^http://127\.0\.0\.1:[0-9]+/t/[0-9a-f]{64}/$' <<<"$url" || fail "the printed URL $url has no access token"
 echo "ok   demo.sh serves $url"
 
 grep -q '^__main__:dot_sum .*regression' "$log" || fail "the printed diff has no regression in dot_sum"

@@ -5,10 +5,12 @@
 //                           --report R.json [--out out/e2e]
 //
 // R.json is `specdiff diff --format json` of the same dumps. Checks:
-//   - `specdiff view --no-open --port 0 BASE HEAD`: the printed URL shows the JSON report's
-//     rows, the panes name the files, nothing is requested outside the server; requests with a
-//     foreign Host (DNS rebinding) get 403, paths with `..` 400, unknown paths 404; Ctrl-C
-//     (SIGINT) stops it;
+//   - `specdiff view --no-open --port 0 BASE HEAD`: the printed URL (`/t/TOKEN/`) shows the JSON
+//     report's rows, the panes name the files, nothing is requested outside the server;
+//     requests without the token or with a wrong one get 403, with a foreign Host (DNS
+//     rebinding) 403, paths with `..` 400, unknown paths 404; Ctrl-C (SIGINT) stops it;
+//   - without --no-open: the browser (a stand-in xdg-open) is handed a 0600 file, not the URL,
+//     and that file leads Chromium to the page;
 //   - `specdiff view BASE`: one run loaded, on the base side;
 //   - `diff --format html` (reduced) and `--full` opened from file://: the report's rows (the
 //     reduced one says how many code objects it kept), zero network requests, no console
@@ -48,16 +50,18 @@ function checkWholeRows(rows, label) {
   check(oneSide.length === nOneSide && badged, `${label}: ${oneSide.length} rows of functions on one side only (the report has ${nOneSide}), added or removed`);
 }
 
-/** Starts `specdiff view --no-open --port 0 ...dumps`; resolves with the process and the URL it prints. */
-function startView(dumps) {
-  const proc = spawn(specdiff, ['view', '--no-open', '--port', '0', ...dumps], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `specdiff view --no-open --port 0 ...dumps` (`env`: with --no-open left out, in this
+ *  environment); resolves with the process and the URL it prints. */
+function startView(dumps, env) {
+  const open = env ? [] : ['--no-open'];
+  const proc = spawn(specdiff, ['view', ...open, '--port', '0', ...dumps], { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
   let out = '';
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
   return new Promise((resolve, reject) => {
     proc.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+\/) /);
+      const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+\/t\/[0-9a-f]{64}\/) /);
       if (m) resolve({ proc, url: m[1], line: out.trim() });
     });
     proc.on('exit', (code) => reject(new Error(`specdiff view exited with ${code} before printing a URL: ${err}`)));
@@ -111,26 +115,53 @@ try {
     await page.close();
 
     const ours = `127.0.0.1:${port}`;
+    const root = new URL(view.url).pathname; // /t/TOKEN/
     const statuses = {
-      page: await rawGet(port, '/', ours),
-      localhost: await rawGet(port, '/', `localhost:${port}`),
-      foreignHost: await rawGet(port, '/', `evil.example:${port}`),
-      foreignPort: await rawGet(port, '/', '127.0.0.1:1'),
-      dotdot: await rawGet(port, '/dumps/../dumps/' + want[0], ours),
-      encodedDotdot: await rawGet(port, '/%2e%2e/%2e%2e/etc/passwd', ours),
-      unknown: await rawGet(port, '/dumps/', ours),
-      dump: await rawGet(port, '/dumps/' + want[0], ours),
+      page: await rawGet(port, root, ours),
+      localhost: await rawGet(port, root, `localhost:${port}`),
+      noToken: await rawGet(port, '/', ours),
+      noTokenDump: await rawGet(port, '/dumps/' + want[0], ours),
+      wrongToken: await rawGet(port, `/t/${'0'.repeat(64)}/dumps/${want[0]}`, ours),
+      foreignHost: await rawGet(port, root, `evil.example:${port}`),
+      foreignPort: await rawGet(port, root, '127.0.0.1:1'),
+      dotdot: await rawGet(port, `${root}dumps/../dumps/${want[0]}`, ours),
+      encodedDotdot: await rawGet(port, `${root}%2e%2e/%2e%2e/etc/passwd`, ours),
+      unknown: await rawGet(port, `${root}dumps/`, ours),
+      dump: await rawGet(port, `${root}dumps/${want[0]}`, ours),
     };
-    const expected = { page: 200, localhost: 200, foreignHost: 403, foreignPort: 403, dotdot: 400, encodedDotdot: 400, unknown: 404, dump: 200 };
-    check(same(statuses, expected), `view: foreign Host refused (403), .. refused (400), only known paths (404) ${JSON.stringify(statuses)}`);
+    const expected = { page: 200, localhost: 200, noToken: 403, noTokenDump: 403, wrongToken: 403, foreignHost: 403, foreignPort: 403, dotdot: 400, encodedDotdot: 400, unknown: 404, dump: 200 };
+    check(same(statuses, expected), `view: no or a wrong token refused (403), foreign Host refused (403), .. refused (400), only known paths (404) ${JSON.stringify(statuses)}`);
     // node's http client too, as a script on a rebinding page would send it.
-    const viaHttp = await new Promise((resolve) => http.get({ host: '127.0.0.1', port, path: '/', headers: { Host: 'rebind.example' } }, (r) => { r.resume(); resolve(r.statusCode); }));
+    const viaHttp = await new Promise((resolve) => http.get({ host: '127.0.0.1', port, path: root, headers: { Host: 'rebind.example' } }, (r) => { r.resume(); resolve(r.statusCode); }));
     check(viaHttp === 403, `view: a request naming another host gets 403 (${viaHttp})`);
   } finally {
     view.proc.kill('SIGINT');
   }
   const code = await new Promise((resolve) => (view.proc.exitCode !== null ? resolve(view.proc.exitCode) : view.proc.on('exit', (c, s) => resolve(c ?? s))));
   check(code === 130, `view: Ctrl-C (SIGINT) stops it (exit ${code})`);
+
+  // 1b. what the browser is started with: a file (0600) that leads it to the URL with the token,
+  // so the token is on no command line. A stand-in xdg-open records the file; Chromium opens it.
+  if (process.platform === 'linux') {
+    const bin = fs.mkdtempSync(path.join(outDir, 'opener-'));
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${bin}/opened'\n`, { mode: 0o755 });
+    const opened = await startView([args.base, args.head], { ...process.env, PATH: `${bin}:${process.env.PATH}` });
+    try {
+      const recorded = path.join(bin, 'opened');
+      for (let i = 0; i < 200 && !fs.existsSync(recorded); i++) await new Promise((r) => setTimeout(r, 50));
+      const file = fs.readFileSync(recorded, 'utf8');
+      const mode = (fs.statSync(file).mode & 0o777).toString(8);
+      check(!file.includes('/t/') && mode === '600', `view: the browser is handed ${file} (mode ${mode}), not the URL`);
+      const { page, errors } = await openPage(context, 'file://' + file);
+      await page.waitForSelector('.top-list', { timeout: 20000 });
+      check(page.url().startsWith(opened.url) && (await page.textContent('.top-list')).includes('dot_sum'), `view: that file leads Chromium to the page with the diff (${page.url()})`);
+      check(errors.length === 0, `view: no console errors after the opener (${errors.join(' | ') || 'none'})`);
+      await page.close();
+    } finally {
+      opened.proc.kill('SIGINT');
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  }
 
   // 2. specdiff view BASE: one run
   const single = await startView([args.base]);

@@ -157,10 +157,24 @@ fn family<'d>(d: &'d Dump, i: &Instruction) -> std::borrow::Cow<'d, str> {
     key_family(&op.name, &op.family)
 }
 
-/// The code object a `LOAD_CONST <code object NAME at …>` loads, by name among `parent`'s
-/// children.
-fn child_named<'d>(d: &'d Dump, parent: u32, name: &str) -> Option<&'d CodeInfo> {
-    d.code.iter().find(|c| c.parent == Some(parent) && d.str(c.name) == name)
+/// Code objects by `(parent, name)`, the first of each in dump order: what a `LOAD_CONST <code
+/// object NAME at …>` in the body of `parent` loads. Built once per dump, since a lookup by
+/// scanning every code object per definition was quadratic in whole programs.
+type Children<'d> = std::collections::HashMap<(u32, &'d str), u32>;
+
+fn children(d: &Dump) -> Children<'_> {
+    let mut map = Children::new();
+    for (i, c) in d.code.iter().enumerate() {
+        if let Some(parent) = c.parent {
+            map.entry((parent, d.str(c.name))).or_insert(i as u32);
+        }
+    }
+    map
+}
+
+/// The code object named `name` among `parent`'s children.
+fn child_named<'d>(d: &'d Dump, children: &Children<'_>, parent: u32, name: &str) -> Option<&'d CodeInfo> {
+    children.get(&(parent, name)).map(|&i| &d.code[i as usize])
 }
 
 fn code_const_name(repr: &str) -> Option<&str> {
@@ -252,7 +266,7 @@ pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
 }
 
 /// What a module or class body defines.
-fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
+fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
     let mut defs = LiteMap::new();
     let mut segment: Vec<&Instruction> = Vec::new();
     // The module of the last `IMPORT_NAME` (absolute), for `from m import a, b`: one import,
@@ -301,7 +315,7 @@ fn body_defs(d: &Dump, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
         }
         let make = segment.iter().position(|s| family(d, s) == "MAKE_FUNCTION");
         let code = segment.iter().rev().find_map(|s| code_const_name(d.str(s.argrepr)));
-        let child = code.and_then(|n| child_named(d, index, n));
+        let child = code.and_then(|n| child_named(d, children, index, n));
         // A `def name` or `class name` makes a code object of that name; `name = lambda …` makes
         // the value itself. A function made inside another value (`FUNCTIONS = {…, "X": lambda
         // args: …}`, sqlglot's dialect tables) leaves the store a plain value: issue 29 saw such
@@ -430,6 +444,7 @@ impl ProgramFacts {
     pub(super) fn of(d: &Dump) -> Self {
         let mut facts = ProgramFacts::default();
         let paths = crate::report::paths::PathDisplay::of(d);
+        let children = children(d);
         for (index, c) in d.code.iter().enumerate() {
             let (module, qualname) = crate::engine::matching::identity(d, c);
             if c.kind == CodeKind::Module && !facts.files.contains_key(&module) {
@@ -437,12 +452,12 @@ impl ProgramFacts {
             }
             match c.kind {
                 CodeKind::Module => {
-                    for (name, def) in body_defs(d, index as u32, c) {
+                    for (name, def) in body_defs(d, &children, index as u32, c) {
                         facts.defs.insert((module.clone(), name), def);
                     }
                 }
                 CodeKind::Class => {
-                    let defs = body_defs(d, index as u32, c);
+                    let defs = body_defs(d, &children, index as u32, c);
                     for (name, def) in &defs {
                         facts.defs.insert((module.clone(), format!("{qualname}.{name}")), def.clone());
                     }
@@ -454,24 +469,39 @@ impl ProgramFacts {
             }
         }
         let class_names: Vec<(String, String)> = facts.classes.keys().cloned().collect();
+        // Per opcode of the dump's table: `Some(true)` for a `STORE_ATTR`, `Some(false)` for a
+        // `DELETE_ATTR`. Worked out once: every instruction of the program is looked at here.
+        let attr_op: Vec<Option<bool>> = d
+            .ops
+            .iter()
+            .map(|op| match key_family(&op.name, &op.family).as_ref() {
+                "STORE_ATTR" => Some(true),
+                "DELETE_ATTR" => Some(false),
+                _ => None,
+            })
+            .collect();
         for c in &d.code {
             if matches!(c.kind, CodeKind::Module | CodeKind::Class) {
                 continue;
             }
-            let (module, qualname) = crate::engine::matching::identity(d, c);
-            let method_of = qualname.rsplit_once('.').map(|(cls, m)| (cls.to_string(), m.to_string()));
+            let mut names = None;
             for (k, i) in c.instructions.iter().enumerate() {
-                let fam = family(d, i);
-                if !matches!(fam.as_ref(), "STORE_ATTR" | "DELETE_ATTR") {
+                let Some(stores) = attr_op.get(i.op as usize).copied().flatten() else {
                     continue;
-                }
+                };
+                let (module, qualname, method_of) = names.get_or_insert_with(|| {
+                    let (module, qualname) = crate::engine::matching::identity(d, c);
+                    let method_of = qualname.rsplit_once('.').map(|(cls, m)| (cls.to_string(), m.to_string()));
+                    (module, qualname, method_of)
+                });
+                let (module, qualname, method_of) = (&*module, &*qualname, &*method_of);
                 let attr = d.str(i.argrepr).to_string();
                 let line = i.line.unwrap_or(0);
                 let prev = k.checked_sub(1).map(|p| &c.instructions[p]);
                 let receiver = prev.and_then(|p| loaded_name(d, p)).map(|n| n.rsplit(", ").next().unwrap_or(n));
-                if let (Some("self"), Some((cls, method))) = (receiver, &method_of) {
+                if let (Some("self"), Some((cls, method))) = (receiver, method_of) {
                     if let Some(class) = facts.classes.get_mut(&(module.clone(), cls.clone())) {
-                        let list = if fam == "STORE_ATTR" { &mut class.sets } else { &mut class.deletes };
+                        let list = if stores { &mut class.sets } else { &mut class.deletes };
                         list.push((attr, method.clone(), line));
                     }
                     continue;
@@ -479,10 +509,10 @@ impl ProgramFacts {
                 // `Cls.attr = …`, `Cls.attr += 1`: a load of a class's name on the same line.
                 let on_line = c.instructions.iter().filter(|j| j.line == i.line && j.offset < i.offset);
                 let class = on_line.filter_map(|j| loaded_name(d, j)).find_map(|n| {
-                    class_names.iter().find(|(m, q)| *m == module && q == n).map(|(_, q)| q.clone())
+                    class_names.iter().find(|(m, q)| m == module && q == n).map(|(_, q)| q.clone())
                 });
                 if let Some(class) = class {
-                    facts.class_stores.push(ClassStore { class, attr, code: qualname.clone(), line });
+                    facts.class_stores.push(ClassStore { class, attr, code: qualname.to_string(), line });
                 }
             }
         }

@@ -4,15 +4,20 @@
 //! tenth its size, in the same run: no wall-clock thresholds) and for memory bounded by the
 //! limit (the peak bytes allocated by the reading thread, counted by the allocator below).
 //! The table of these cases, with times and peak RSS of the CLI, is in docs/hostile-input.md.
+//! Issue 31 added many code objects sharing one `(module, qualname)`: `exec`'d functions all
+//! named `f`, as dumps built in memory, named apart and paired across runs in linear time
+//! (100k such objects took 117 s to name).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use specdiff_core::format::{parse_pystats, read_stats_file, PystatsOptions};
+use specdiff_core::engine::CodeNames;
+use specdiff_core::format::{parse_pystats, read_stats_file, DumpBuilder, PystatsOptions};
+use specdiff_core::model::Dump;
 use specdiff_core::share::{self, SharePayload};
-use specdiff_core::{read_dump, InputError, InputErrorKind, ReadLimits};
+use specdiff_core::{diff_dumps, read_dump, DiffOptions, InputError, InputErrorKind, ReadLimits};
 
 /// Counts the bytes each thread holds, and its peak (tests run on threads of their own).
 struct Counting;
@@ -338,4 +343,73 @@ fn white_space_is_not_copied() {
     )
     .unwrap_err();
     assert_eq!(e.to_string(), "ws.json: too large (32 MB, limit 31 MB)");
+}
+
+/// `n` code objects named `f` in module `m`, made at one place (an `exec` in a loop), with the
+/// given `body` per index (`None`: a dump without bodies) and `specialized` sites per index.
+fn exec_twins(n: usize, body: impl Fn(usize) -> Option<u32>, specialized: impl Fn(usize) -> bool) -> Dump {
+    let mut b = DumpBuilder::new("3.12.1");
+    for k in 0..n {
+        let op = if specialized(k) { "BINARY_OP_ADD_INT" } else { "BINARY_OP" };
+        b.code("m", "f", 1).ins(op, "+", 1).finish();
+    }
+    let mut d = b.build();
+    for (k, c) in d.code.iter_mut().enumerate() {
+        c.made_at = Some((3, 4));
+        c.body = body(k);
+    }
+    d
+}
+
+fn names(d: &Dump) -> Vec<String> {
+    let names = CodeNames::of(d);
+    (0..d.code.len() as u32).map(|i| names.name(d, i).to_string()).collect()
+}
+
+#[test]
+fn code_objects_sharing_a_name_are_named_in_linear_time() {
+    // Without bodies: numbered in dump order.
+    let large = assert_linear("numbered", 3_000, |n| exec_twins(n, |_| None, |_| false), names);
+    assert_eq!((large[0].as_str(), large[29_999].as_str()), ("f#1", "f#30000"));
+    // Distinct bodies: each its own hex (8 digits where two share their first 4).
+    let distinct = |k: usize| Some((k as u32).wrapping_mul(0x9e37_79b9));
+    let large = assert_linear("distinct bodies", 3_000, |n| exec_twins(n, distinct, |_| false), names);
+    assert!(large[1] == "f#9e37" || large[1] == "f#9e3779b9", "{}", large[1]);
+    let unique: std::collections::HashSet<&String> = large.iter().collect();
+    assert_eq!(unique.len(), 30_000);
+    // One body for all: ranked by what each did, the busiest first.
+    let large = assert_linear("one body", 3_000, |n| exec_twins(n, |_| Some(0xabcd_0001), |k| k % 2 == 1), names);
+    assert_eq!(&large[..4], ["f#abcd~15001", "f#abcd", "f#abcd~15002", "f#abcd~2"]);
+}
+
+/// Two runs of the program: the same `n` exec'd functions, each specialized differently in the
+/// head run. Pairing them and diffing every pair must stay linear too (30k took 16 s).
+#[test]
+fn code_objects_sharing_a_name_are_paired_in_linear_time() {
+    let distinct = |k: usize| Some((k as u32).wrapping_mul(0x9e37_79b9));
+    let pair = |n: usize| (exec_twins(n, distinct, |k| k % 3 == 0), exec_twins(n, distinct, |k| k % 3 == 1));
+    let report = assert_linear("diff", 3_000, pair, |(base, head)| {
+        diff_dumps(base, head, &DiffOptions::default()).expect("related dumps")
+    });
+    let s = &report.summary;
+    assert_eq!((s.matched, s.changed), (30_000, 20_000));
+}
+
+/// The same functions, every body changed in head (a new version of the template): nothing
+/// pairs by body, and the leftovers of one owner were aligned by a table quadratic in their
+/// number (30,000 a side: 7.2 GB). Past 2,048 a side they pair in stable order.
+#[test]
+fn changed_bodies_of_many_same_named_functions_pair_in_linear_time() {
+    let pair = |n: usize| {
+        let base = exec_twins(n, |k| Some(k as u32), |k| k % 2 == 0);
+        let mut head = exec_twins(n, |k| Some(k as u32 | 1 << 31), |k| k % 2 == 0);
+        for c in &mut head.code {
+            c.first_line = 2;
+        }
+        (base, head)
+    };
+    let report = assert_linear("changed bodies", 3_000, pair, |(base, head)| {
+        diff_dumps(base, head, &DiffOptions::default()).expect("related dumps")
+    });
+    assert_eq!((report.summary.matched, report.summary.added, report.summary.removed), (30_000, 0, 0));
 }

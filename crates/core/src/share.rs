@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::dump::read_dump;
 #[cfg(feature = "share-flate")]
-use crate::format::input::read_within;
+use crate::format::input::inflate_within;
 use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
 use crate::model::dump::Dump;
 use crate::report::types::{RunRef, RunSummary};
@@ -206,8 +206,8 @@ pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError
     let packed = unpack(text)?;
     let limits = body_limits(limits);
     // Links compress ~5×; the buffer grows past that only while data comes, up to the limit.
-    let reader = flate2::read::DeflateDecoder::new(packed.as_slice());
-    match read_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
+    let reader = || flate2::read::DeflateDecoder::new(packed.as_slice());
+    match inflate_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
         Ok(Some(body)) => read_body(&body, limits),
         Ok(None) => Err(InputError::new(SOURCE_NAME, InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(cut_error()),

@@ -58,3 +58,54 @@ fn a_device_is_read_only_to_the_limit() {
     refused(&specdiff_within(dir.path(), 1_500_000, &["diff", "/dev/zero", "x.json"]), line);
     refused(&specdiff_within(dir.path(), 1_500_000, &["stats", "/dev/zero"]), line);
 }
+
+/// What the dump reader refuses, each in one exact line: the JSON edited the way issue 31 did.
+#[test]
+fn wrong_dumps_get_one_exact_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(demo()).unwrap();
+    std::fs::write(dir.path().join("x.json"), &text).unwrap();
+    let dump: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let edited = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut d = dump.clone();
+        edit(&mut d);
+        std::fs::write(dir.path().join(name), serde_json::to_vec(&d).unwrap()).unwrap();
+    };
+    let diff = |file: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_specdiff"))
+            .current_dir(dir.path())
+            .args(["diff", file, "x.json"])
+            .output()
+            .unwrap()
+    };
+    // A second "format" key was "the top level is not a JSON object".
+    std::fs::write(
+        dir.path().join("dup.json"),
+        format!("{{\"format\": \"specdiff-dump\", {}", &text.trim_start()[1..]),
+    )
+    .unwrap();
+    refused(&diff("dup.json"), "specdiff: error: dup.json: duplicate key `format` at the top level");
+    // Invalid UTF-8 was "syntax error at line 1 column 57".
+    let key = text.find("\"generator\"").unwrap() + "\"generator\"".len();
+    let at = key + text[key..].find('"').unwrap() + 1;
+    let mut bytes = text.clone().into_bytes();
+    bytes.insert(at, 0xff);
+    std::fs::write(dir.path().join("latin.json"), &bytes).unwrap();
+    refused(&diff("latin.json"), &format!("specdiff: error: latin.json: not UTF-8 (byte {} is 0xff)", at + 1));
+    // Accepted, although dump-format.md says they are refused.
+    edited("pypy.json", &|d| d["python"]["implementation"] = "pypy".into());
+    refused(
+        &diff("pypy.json"),
+        "specdiff: error: pypy.json: bad field python.implementation: \"pypy\": only CPython dumps are read (\"cpython\")",
+    );
+    edited("v0.json", &|d| d["version"] = 0.into());
+    refused(
+        &diff("v0.json"),
+        "specdiff: error: v0.json: bad field version: 0 is not a format version (versions start at 1)",
+    );
+    edited("py310.json", &|d| d["python"]["version_info"][1] = 10.into());
+    refused(
+        &diff("py310.json"),
+        "specdiff: error: py310.json: bad field python.version_info: 3.10: specdiff reads CPython 3.11 and later",
+    );
+}

@@ -223,7 +223,8 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
     let err = |kind| InputError::new(SOURCE_NAME, kind);
     let text = text.trim();
     if text.is_empty() {
-        return Err(err(InputErrorKind::Empty));
+        // Not "empty file": a link has no file, and nothing after `#share=` is a link cut short.
+        return Err(err(InputErrorKind::Truncated("nothing follows \"#share=\" (was the link cut when copied?)".into())));
     }
     check_size(SOURCE_NAME, text.len(), MAX_LINK_CHARS as u64)?;
     let Some(body) = std::iter::once(PREFIX).chain(OLDER_PREFIXES).find_map(|p| text.strip_prefix(p)) else {

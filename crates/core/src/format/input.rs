@@ -49,6 +49,20 @@ pub enum InputErrorKind {
     Truncated(String),
     /// The content is not JSON at all.
     NotJson(String),
+    /// The content is not UTF-8, which JSON text must be.
+    NotUtf8 {
+        /// 1-based position of the first byte that is not UTF-8, in the (inflated) text.
+        byte: u64,
+        /// Its value.
+        value: u8,
+    },
+    /// An object names one key twice (serde would keep either; a dump names each once).
+    DuplicateKey {
+        /// JSON path of the object, `(top level)` for the document itself.
+        path: String,
+        /// The key.
+        key: String,
+    },
     /// Valid JSON (or text), but not the kind of file expected.
     NotADump(String),
     /// A dump written by a newer specdiff than this one.
@@ -75,6 +89,10 @@ pub enum InputErrorKind {
     /// Two inputs cannot be compared.
     Incompatible(String),
 }
+
+/// The path [`InputErrorKind::BadField`] and [`InputErrorKind::DuplicateKey`] give for the
+/// document itself.
+pub(crate) const TOP_LEVEL: &str = "(top level)";
 
 /// An input that could not be read, with the file name it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,6 +166,11 @@ impl fmt::Display for InputErrorKind {
             }
             InputErrorKind::Truncated(d) => write!(f, "truncated: {d}"),
             InputErrorKind::NotJson(d) => write!(f, "not JSON: {d}"),
+            InputErrorKind::NotUtf8 { byte, value } => write!(f, "not UTF-8 (byte {byte} is {value:#04x})"),
+            InputErrorKind::DuplicateKey { path, key } if path == TOP_LEVEL => {
+                write!(f, "duplicate key `{key}` at the top level")
+            }
+            InputErrorKind::DuplicateKey { path, key } => write!(f, "duplicate key `{key}` in {path}"),
             InputErrorKind::NotADump(d) => write!(f, "not a specdiff dump: {d}"),
             InputErrorKind::NewerVersion { found, supported } => write!(
                 f,

@@ -65,6 +65,14 @@ fn peak_bytes<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, PEAK.with(Cell::get) - base)
 }
 
+/// Held by each test while it measures time or does heavy work: the tests of this file run on
+/// threads of one process, and a test timing its cases while another inflates 128 MB or diffs
+/// 30,000 functions measured the other's work too (the stats depth ratio failed so once).
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The fastest of three runs of `f` (the least disturbed by other work on the machine).
 fn fastest<T>(mut f: impl FnMut() -> T) -> (T, Duration) {
     let mut best = Duration::MAX;
@@ -137,6 +145,7 @@ fn too_deep(e: &InputError, file: &str, levels: usize) {
 
 #[test]
 fn deep_dumps_are_refused_at_once() {
+    let _serial = one_at_a_time();
     let limits = ReadLimits::default();
     let bomb = |n| gzip(&nested(DUMP_HEADER, n));
     let e = assert_linear("dump", 200_000, bomb, |b| {
@@ -164,6 +173,7 @@ fn deep_dumps_are_refused_at_once() {
 
 #[test]
 fn deep_stats_files_are_refused_at_once() {
+    let _serial = one_at_a_time();
     let bomb = |n| nested(STATS_HEADER, n);
     let e = assert_linear("stats file", 200_000, bomb, |b| {
         read_stats_file("deep.json", b, ReadLimits::default()).unwrap_err()
@@ -173,6 +183,7 @@ fn deep_stats_files_are_refused_at_once() {
 
 #[test]
 fn deep_dumps_in_share_links_are_refused_at_once() {
+    let _serial = one_at_a_time();
     let link = |n| {
         let dump = nested(DUMP_HEADER, n);
         let mut body =
@@ -193,6 +204,7 @@ fn deep_dumps_in_share_links_are_refused_at_once() {
 /// be one vector shift each in a sorted map.
 #[test]
 fn raw_pystats_with_many_keys_read_in_linear_time() {
+    let _serial = one_at_a_time();
     let options = PystatsOptions::default();
     let keys = |n: usize| -> String {
         (0..n)
@@ -220,6 +232,7 @@ fn raw_pystats_with_many_keys_read_in_linear_time() {
 /// by doubling past it would), and says it read more than the limit.
 #[test]
 fn gzip_bombs_stop_at_the_limit() {
+    let _serial = one_at_a_time();
     let limit = 32 << 20;
     let bomb = gzip(&vec![b' '; 4 * limit]);
     let (e, peak) = peak_bytes(|| {
@@ -265,6 +278,7 @@ fn gzip_bombs_stop_at_the_limit() {
 /// The same for a share link: its DEFLATE body stops at the limit.
 #[test]
 fn share_link_bombs_stop_at_the_limit() {
+    let _serial = one_at_a_time();
     let limit = 32 << 20;
     let link = share::pack(&share::deflate(&vec![b' '; 4 * limit]));
     let (e, peak) = peak_bytes(|| {
@@ -303,6 +317,7 @@ fn share_link_bombs_stop_at_the_limit() {
 /// bytes.
 #[test]
 fn white_space_is_not_copied() {
+    let _serial = one_at_a_time();
     let limit = 32 << 20;
     let spaces = vec![b' '; limit];
     let (e, peak) = peak_bytes(|| {
@@ -369,6 +384,7 @@ fn gzip_members(sizes: &[usize]) -> Vec<u8> {
 /// under 1.125× the limit, past it and under it.
 #[test]
 fn a_false_gzip_trailer_costs_no_more_than_the_limit() {
+    let _serial = one_at_a_time();
     let limit = 32 << 20;
     let limits = ReadLimits { max_bytes: limit as u64 };
     let near = limit - limit / 32;
@@ -413,6 +429,7 @@ fn names(d: &Dump) -> Vec<String> {
 
 #[test]
 fn code_objects_sharing_a_name_are_named_in_linear_time() {
+    let _serial = one_at_a_time();
     // Without bodies: numbered in dump order.
     let large = assert_linear("numbered", 3_000, |n| exec_twins(n, |_| None, |_| false), names);
     assert_eq!((large[0].as_str(), large[29_999].as_str()), ("f#1", "f#30000"));
@@ -431,6 +448,7 @@ fn code_objects_sharing_a_name_are_named_in_linear_time() {
 /// head run. Pairing them and diffing every pair must stay linear too (30k took 16 s).
 #[test]
 fn code_objects_sharing_a_name_are_paired_in_linear_time() {
+    let _serial = one_at_a_time();
     let distinct = |k: usize| Some((k as u32).wrapping_mul(0x9e37_79b9));
     let pair = |n: usize| (exec_twins(n, distinct, |k| k % 3 == 0), exec_twins(n, distinct, |k| k % 3 == 1));
     let report = assert_linear("diff", 3_000, pair, |(base, head)| {
@@ -445,6 +463,7 @@ fn code_objects_sharing_a_name_are_paired_in_linear_time() {
 /// number (30,000 a side: 7.2 GB). Past 2,048 a side they pair in stable order.
 #[test]
 fn changed_bodies_of_many_same_named_functions_pair_in_linear_time() {
+    let _serial = one_at_a_time();
     let pair = |n: usize| {
         let base = exec_twins(n, |k| Some(k as u32), |k| k % 2 == 0);
         let mut head = exec_twins(n, |k| Some(k as u32 | 1 << 31), |k| k % 2 == 0);

@@ -130,7 +130,7 @@ fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() * 4 / 3);
     for (k, d) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);
@@ -254,8 +254,9 @@ pub fn read_within(mut reader: impl std::io::Read, hint: usize, limit: u64) -> s
         if fill(&mut reader, &mut out, limit)? {
             return Ok(Some(out));
         }
+        // At most one byte past the limit: a device is read no further than that.
         let mut probe = [0u8; 4096];
-        let n = read_some(&mut reader, &mut probe)?;
+        let n = read_some(&mut reader, &mut probe[..(limit - out.len()).saturating_add(1).min(4096)])?;
         if n == 0 {
             return Ok(Some(out));
         }
@@ -294,8 +295,10 @@ pub(crate) fn inflate_within<R: std::io::Read>(
     }
     let mut scratch = vec![0u8; 64 * 1024];
     // The buffer is full: a read tells the end of the data (the hint was exact) from more.
+    // Each read stops one byte past the limit at most.
+    let room = |total: usize| (limit - total).saturating_add(1).min(64 * 1024);
     let mut total = out.len();
-    let mut n = read_some(&mut reader, &mut scratch)?;
+    let mut n = read_some(&mut reader, &mut scratch[..room(total)])?;
     if n == 0 {
         return Ok(Some(out));
     }
@@ -305,7 +308,7 @@ pub(crate) fn inflate_within<R: std::io::Read>(
         if total > limit {
             return Ok(None);
         }
-        n = read_some(&mut reader, &mut scratch)?;
+        n = read_some(&mut reader, &mut scratch[..room(total)])?;
     }
     drop(scratch);
     let mut out = Vec::with_capacity(total);
@@ -416,6 +419,23 @@ mod tests {
         }
         let e = decompressed("f.gz", &gz[..gz.len() / 2], ReadLimits::default()).unwrap_err();
         assert!(matches!(e.kind, InputErrorKind::Truncated(_)), "{e}");
+    }
+
+    /// An endless device is read to one byte past the limit, whatever the buffer's start.
+    #[test]
+    fn endless_input_is_read_to_one_byte_past_the_limit() {
+        struct Counted(u64);
+        impl std::io::Read for Counted {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.0 += buf.len() as u64;
+                Ok(buf.len())
+            }
+        }
+        for (hint, limit) in [(0, 100_000), (100_000, 100_000), (5_000, 300_001), (1 << 20, 4_096)] {
+            let mut device = Counted(0);
+            assert_eq!(read_within(&mut device, hint, limit).unwrap(), None);
+            assert_eq!(device.0, limit + 1, "hint {hint}, limit {limit}");
+        }
     }
 
     #[test]

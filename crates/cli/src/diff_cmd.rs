@@ -16,6 +16,7 @@ use specdiff_core::report::wording::count;
 use specdiff_core::view::{GateOptions, View, DEFAULT_MIN_HOTNESS};
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
+use crate::input::read_input_file;
 use crate::link;
 use crate::output::{display_path, plain_io_error, refuse_inputs, PendingOutput};
 use crate::render::{self, RenderInput};
@@ -149,7 +150,7 @@ fn parse_version(text: &str) -> Result<(u32, u32), String> {
 /// Reads and parses one dump; the error names the file.
 pub fn load_dump(path: &Path) -> Result<Dump, String> {
     let name = display_path(path);
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {}", plain_io_error(&e)))?;
+    let bytes = read_input_file(path)?;
     read_dump(&name, &bytes, ReadLimits::default()).map_err(|e| e.to_string())
 }
 

@@ -12,6 +12,7 @@ mod diff_cmd;
 mod dump_cmd;
 mod gate;
 mod harness_output;
+mod input;
 mod link;
 mod output;
 mod platform;

@@ -12,6 +12,7 @@ use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::wording::{count, grouped, inert};
 use specdiff_core::report::{percent, summarize, StatsSummary};
 
+use crate::input::read_input_file;
 use crate::output::{display_path, human_size, plain_io_error, refuse_inputs, PendingOutput};
 
 /// Arguments of `specdiff stats`.
@@ -79,8 +80,7 @@ pub fn load(args: &StatsArgs) -> Result<(Stats, usize), String> {
     let files = expand_inputs(&args.inputs)?;
     let mut contents = Vec::with_capacity(files.len());
     for path in &files {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("{}: cannot read: {}", display_path(path), plain_io_error(&e)))?;
+        let bytes = read_input_file(path)?;
         contents.push((display_path(path), bytes));
     }
     let options = PystatsOptions { python: args.python_version, ..Default::default() };

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use specdiff_core::{read_dump, ReadLimits};
 
+use crate::input::read_input_file;
 use crate::output::{display_path, plain_io_error};
 use crate::serve::{Server, Site, Token};
 use crate::viewer::{self, Runs};
@@ -116,8 +117,7 @@ fn opener_file(url: &str) -> Result<tempfile::NamedTempFile, String> {
 /// Reads and checks one dump; its path on the server (`dumps/base-NAME`) and its bytes.
 fn dump_entry(side: &str, path: &Path) -> Result<(String, Vec<u8>), String> {
     let shown = display_path(path);
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {}", plain_io_error(&e)))?;
+    let bytes = read_input_file(path)?;
     read_dump(&shown, &bytes, ReadLimits::default()).map_err(|e| e.to_string())?;
     let name: String = path
         .file_name()

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::dump::read_dump;
 #[cfg(feature = "share-flate")]
-use crate::format::input::read_within;
+use crate::format::input::inflate_within;
 use crate::format::input::{check_size, InputError, InputErrorKind, ReadLimits};
 use crate::model::dump::Dump;
 use crate::report::types::{RunRef, RunSummary};
@@ -206,8 +206,8 @@ pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError
     let packed = unpack(text)?;
     let limits = body_limits(limits);
     // Links compress ~5×; the buffer grows past that only while data comes, up to the limit.
-    let reader = flate2::read::DeflateDecoder::new(packed.as_slice());
-    match read_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
+    let reader = || flate2::read::DeflateDecoder::new(packed.as_slice());
+    match inflate_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
         Ok(Some(body)) => read_body(&body, limits),
         Ok(None) => Err(InputError::new(SOURCE_NAME, InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(cut_error()),
@@ -223,7 +223,8 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
     let err = |kind| InputError::new(SOURCE_NAME, kind);
     let text = text.trim();
     if text.is_empty() {
-        return Err(err(InputErrorKind::Empty));
+        // Not "empty file": a link has no file, and nothing after `#share=` is a link cut short.
+        return Err(err(InputErrorKind::Truncated("nothing follows \"#share=\" (was the link cut when copied?)".into())));
     }
     check_size(SOURCE_NAME, text.len(), MAX_LINK_CHARS as u64)?;
     let Some(body) = std::iter::once(PREFIX).chain(OLDER_PREFIXES).find_map(|p| text.strip_prefix(p)) else {

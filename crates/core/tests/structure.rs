@@ -336,7 +336,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         &[
             &["platform"],
             &["signals", "harness_output", "command_line"],
-            &["output"],
+            &["output", "input"],
             &["python", "render", "gate", "link", "serve"],
             &["viewer", "stats_cmd"],
             &["dump_cmd", "diff_cmd", "view_cmd"],

@@ -63,7 +63,8 @@ impl Route {
                     }
                 }
                 "fn" => route.function = Some(decode(v)).filter(|s| !s.is_empty()),
-                "share" => route.share = Some(v.to_string()).filter(|s| !s.is_empty()),
+                // Kept when empty: the page then says what is wrong with it (issue 31).
+                "share" => route.share = Some(v.to_string()),
                 "demo" => route.demo = true,
                 _ => {}
             }
@@ -148,5 +149,8 @@ mod tests {
         assert_eq!(Route::parse("#fn=x").tab, Tab::Functions);
         assert_eq!(Route::parse("#tab=stats&junk=1&fn=%").function.as_deref(), Some("%"));
         assert_eq!(Route::parse("#tab=bogus").tab, Tab::Overview);
+        // An empty link is opened (and refused with a message), not ignored.
+        assert_eq!(Route::parse("#share=").share.as_deref(), Some(""));
+        assert_eq!(Route::parse("#share=").to_hash(), "#share=");
     }
 }

@@ -17,7 +17,9 @@
 //! 4. whatever is left: an order-preserving alignment in stable order that maximizes
 //!    `1 + similarity` per pair (as many as possible are paired, in source order, and the
 //!    most similar ones win when the counts differ). Similarity is the Dice coefficient of the
-//!    normalized key multisets.
+//!    normalized key multisets. Past 4,194,304 candidate pairs in one bucket (two sides of
+//!    2,048) the alignment's table would cost quadratic time and memory: such a bucket pairs
+//!    in stable order.
 //!
 //! Every order used is a function of the candidates' contents, so permuting a dump's code
 //! array does not change which code objects are paired.
@@ -217,10 +219,15 @@ fn pair_candidates(b: &[Candidate], h: &[Candidate]) -> Vec<(usize, usize)> {
             } else {
                 let bk: Vec<&[Key]> = bx.iter().map(|&x| &b[x].keys[..]).collect();
                 let hk: Vec<&[Key]> = hy.iter().map(|&y| &h[y].keys[..]).collect();
-                if tier >= 2 && bk.len() * hk.len() <= GREEDY_MAX_KEYS {
+                let cells = bk.len() * hk.len();
+                if tier >= 2 && cells <= GREEDY_MAX_KEYS {
                     greedy(&bk, &hk, usize::MAX)
-                } else {
+                } else if cells <= BEST_PAIRING_MAX {
                     best_pairing(&bk, &hk)
+                } else {
+                    // Its table would be quadratic in time and memory (30,000 same-named
+                    // `exec`'d functions whose bodies all changed: 7.2 GB): stable order.
+                    (0..bx.len().min(hy.len())).map(|i| (i, i)).collect()
                 }
             };
             for (i, j) in pairs {
@@ -276,6 +283,11 @@ const GREEDY_MAX: usize = 4096;
 /// Most candidate pairs the owner-only and leftover tiers weigh by similarity (past it: the
 /// order-preserving [`best_pairing`]).
 const GREEDY_MAX_KEYS: usize = 1 << 18;
+
+/// Most cells of [`best_pairing`]'s table (8 bytes each, one similarity each: 32 MB); a
+/// larger bucket pairs in stable order. Tier 1's buckets pair in order all the same (equal
+/// content: every similarity is 1).
+const BEST_PAIRING_MAX: usize = 1 << 22;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 
 use crate::engine::matching::{identity_ref, owner_ref};
 use crate::model::dump::Dump;
+use crate::util::sort::sort_by_key;
 
 /// The display name of every code object of one dump.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -61,16 +62,30 @@ impl CodeNames {
                         }
                     })
                     .collect();
-                for (k, (&i, label)) in same.iter().zip(&labels).enumerate() {
-                    let twins: Vec<u32> = same.iter().zip(&labels).filter(|(_, l)| *l == label).map(|(&j, _)| j).collect();
-                    names[i as usize] = Some(if twins.len() == 1 {
-                        label.clone()
-                    } else if let Some(tag) = twin_tag(dump, &twins, i) {
-                        format!("{owner}#{tag}")
-                    } else {
-                        let n = labels[..k].iter().filter(|l| *l == label).count() + 1;
-                        format!("{owner}#{n}")
-                    });
+                // The code objects sharing each label, in dump order: one pass, not a rescan of
+                // the group per code object (quadratic: 100k `exec`'d `f`s took 117 s, issue 31).
+                let mut twins: HashMap<&str, Vec<u32>> = HashMap::new();
+                for (&i, label) in same.iter().zip(&labels) {
+                    twins.entry(label).or_default().push(i);
+                }
+                for (&i, label) in same.iter().zip(&labels) {
+                    if let [_] = twins[label.as_str()][..] {
+                        names[i as usize] = Some(label.clone());
+                    }
+                }
+                for group in twins.values().filter(|g| g.len() > 1) {
+                    match twin_tags(dump, group) {
+                        Some(tags) => {
+                            for (&i, tag) in group.iter().zip(tags) {
+                                names[i as usize] = Some(format!("{owner}#{tag}"));
+                            }
+                        }
+                        None => {
+                            for (n, &i) in group.iter().enumerate() {
+                                names[i as usize] = Some(format!("{owner}#{}", n + 1));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -86,22 +101,19 @@ impl CodeNames {
     }
 }
 
-/// What tells code object `i` apart from its `twins` (itself among them; same module, owner and
-/// place made) when every one has a `body`: its body as hex, 4 digits unless two bodies share
-/// them, and for bodies alike (the same `exec`'d text run twice), `~2`, `~3` after the busiest.
-/// A tag that depends on nothing but the code itself and its same-bodied twins, so that a twin
-/// present in one run and not in the next (a function that ran once, which the harness only
-/// sometimes sees) renames none of the others.
-fn twin_tag(dump: &Dump, twins: &[u32], i: u32) -> Option<String> {
-    let body = |j: u32| dump.code[j as usize].body;
-    let mine = body(i)?;
-    let bodies: Vec<u32> = twins.iter().map(|&j| body(j)).collect::<Option<_>>()?;
+/// What tells each of `twins` apart (same module, owner and place made; in dump order) when
+/// every one has a `body`: its body as hex, 4 digits unless two bodies share them, and for
+/// bodies alike (the same `exec`'d text run twice), `~2`, `~3` after the busiest. A tag that
+/// depends on nothing but the code itself and its same-bodied twins, so that a twin present in
+/// one run and not in the next (a function that ran once, which the harness only sometimes
+/// sees) renames none of the others. `None` when one has no `body`.
+///
+/// Linear after one sort: the bodies sharing their first 4 digits are found by sorting, and a
+/// code object's rank among its same-bodied twins is its place in that order (counting, per
+/// code object, the twins busier than it was quadratic in a group).
+fn twin_tags(dump: &Dump, twins: &[u32]) -> Option<Vec<String>> {
+    let bodies: Vec<u32> = twins.iter().map(|&j| dump.code[j as usize].body).collect::<Option<_>>()?;
     let short = |b: u32| b >> 16;
-    let hex = if bodies.iter().any(|&b| b != mine && short(b) == short(mine)) {
-        format!("{mine:08x}")
-    } else {
-        format!("{:04x}", short(mine))
-    };
     // Same body: the one that did most first (specialized instructions, then samples), then
     // dump order, which for code alike in all else is the order of what it did.
     let busy = |j: u32| {
@@ -109,10 +121,24 @@ fn twin_tag(dump: &Dump, twins: &[u32], i: u32) -> Option<String> {
         let specialized = c.instructions.iter().filter(|ins| dump.op(ins).specialized).count();
         (std::cmp::Reverse(specialized), std::cmp::Reverse(c.samples.1), j)
     };
-    // Its rank among them, counted rather than sorted (the viewer's wasm carries less code).
-    let me = busy(i);
-    let rank = twins.iter().filter(|&&j| body(j) == Some(mine) && busy(j) < me).count();
-    Some(if rank == 0 { hex } else { format!("{hex}~{}", rank + 1) })
+    let mut order: Vec<_> = twins.iter().zip(&bodies).enumerate().map(|(k, (&j, &b))| (b, busy(j), k)).collect();
+    sort_by_key(&mut order, |&(b, busy, _)| (b, busy));
+    let mut tags = vec![String::new(); twins.len()];
+    let mut at = 0;
+    while at < order.len() {
+        // The run of bodies sharing this one's first 4 digits, then each body within it.
+        let prefix = short(order[at].0);
+        let end = at + order[at..].iter().take_while(|e| short(e.0) == prefix).count();
+        let alone = order[at..end].iter().all(|e| e.0 == order[at].0);
+        let mut rank = 0;
+        for (n, &(b, _, k)) in order[at..end].iter().enumerate() {
+            rank = if n > 0 && order[at + n - 1].0 == b { rank + 1 } else { 0 };
+            let hex = if alone { format!("{:04x}", short(b)) } else { format!("{b:08x}") };
+            tags[k] = if rank == 0 { hex } else { format!("{hex}~{}", rank + 1) };
+        }
+        at = end;
+    }
+    Some(tags)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use serde::de::DeserializeOwned;
 
 use crate::format::header::{Header, HeaderField};
-use crate::format::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
+use crate::format::input::{decompressed, sniff, InputError, InputErrorKind, ReadLimits, Sniffed, TOP_LEVEL};
 use crate::format::json_path::error_path;
 use crate::format::nesting::{too_deep, MAX_DEPTH};
 
@@ -57,6 +57,11 @@ impl DocumentKind {
             Some(found) if found > self.version => {
                 Err(InputErrorKind::NewerVersion { found, supported: self.version })
             }
+            // Versions start at 1: no specdiff wrote a 0 (it was read as if it were 1).
+            Some(0) => Err(InputErrorKind::BadField {
+                path: "version".into(),
+                detail: "0 is not a format version (versions start at 1)".into(),
+            }),
             _ => Ok(()),
         }
     }
@@ -126,8 +131,7 @@ impl Document<'_> {
     /// text (a syntax error anywhere is reported here).
     pub(crate) fn check_header(&mut self) -> Result<(), InputError> {
         self.check_depth()?;
-        let header: Header = serde_json::from_slice(&self.content)
-            .map_err(|e| self.error(syntax_error(&e).unwrap_or_else(not_an_object)))?;
+        let header: Header = serde_json::from_slice(&self.content).map_err(|e| self.error(self.header_error(&e)))?;
         let Some(format) = header.format else {
             return Err(self.error(no_format_key()));
         };
@@ -148,8 +152,28 @@ impl Document<'_> {
             if self.header_checked {
                 return self.error(self.bad_field(&e));
             }
-            self.error(syntax_error(&e).unwrap_or_else(|| self.type_error(&e)))
+            self.error(self.syntax_error(&e).unwrap_or_else(|| self.type_error(&e)))
         })
+    }
+
+    /// Why the header could not be read: a syntax error, a duplicate key, or not an object.
+    fn header_error(&self, e: &serde_json::Error) -> InputErrorKind {
+        match self.syntax_error(e).or_else(|| duplicate_key(e).map(|_| self.bad_field(e))) {
+            Some(kind) => kind,
+            None => not_an_object(),
+        }
+    }
+
+    /// The error for a document that ends early or is not JSON (naming the first byte that is
+    /// not UTF-8 when there is one: serde says only "syntax error" for it); `None` for a type
+    /// error.
+    fn syntax_error(&self, e: &serde_json::Error) -> Option<InputErrorKind> {
+        let kind = syntax_error(e)?;
+        if let (InputErrorKind::NotJson(_), Err(bad)) = (&kind, std::str::from_utf8(&self.content)) {
+            let at = bad.valid_up_to();
+            return Some(InputErrorKind::NotUtf8 { byte: at as u64 + 1, value: self.content[at] });
+        }
+        Some(kind)
     }
 
     /// Refuses a text nested deeper than [`MAX_DEPTH`], before serde (which skips unknown
@@ -167,8 +191,9 @@ impl Document<'_> {
     }
 
     fn type_error(&self, inner: &serde_json::Error) -> InputErrorKind {
-        let Ok(header) = serde_json::from_slice::<Header>(&self.content) else {
-            return not_an_object();
+        let header = match serde_json::from_slice::<Header>(&self.content) {
+            Ok(header) => header,
+            Err(e) => return self.header_error(&e),
         };
         // Only a complete header is judged: without a `format` string and a `version`, the
         // type error itself (`format: invalid type …`) is the more precise message.
@@ -192,7 +217,11 @@ impl Document<'_> {
             None => message,
         };
         let path = error_path(&self.content, inner);
-        InputErrorKind::BadField { path: if path == "." { "(top level)".into() } else { path }, detail }
+        let path = if path == "." { TOP_LEVEL.into() } else { path };
+        match duplicate_key(inner) {
+            Some(key) => InputErrorKind::DuplicateKey { path, key },
+            None => InputErrorKind::BadField { path, detail },
+        }
     }
 }
 
@@ -206,6 +235,13 @@ fn syntax_error(e: &serde_json::Error) -> Option<InputErrorKind> {
         }
         Category::Data => None,
     }
+}
+
+/// The key of serde's "duplicate field `format`" error.
+fn duplicate_key(e: &serde_json::Error) -> Option<String> {
+    let message = e.to_string();
+    let key = message.strip_prefix("duplicate field `")?;
+    Some(key[..key.find('`')?].to_string())
 }
 
 fn not_an_object() -> InputErrorKind {

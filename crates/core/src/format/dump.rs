@@ -39,9 +39,18 @@ pub(crate) fn check_built(dump: &Dump) -> Result<(), InputErrorKind> {
     validate(dump)
 }
 
-/// Checks every table index, so consumers can index without checks.
+/// Checks what `docs/dump-format.md` refuses (an interpreter other than CPython 3.11 or later)
+/// and every table index, so consumers can index without checks.
 fn validate(d: &Dump) -> Result<(), InputErrorKind> {
     let bad = |path: String, detail: String| Err(InputErrorKind::BadField { path, detail });
+    if d.python.implementation != "cpython" {
+        let found = &d.python.implementation;
+        return bad("python.implementation".into(), format!("{found:?}: only CPython dumps are read (\"cpython\")"));
+    }
+    if d.python.minor_version() < (3, 11) || d.python.version_info.0 != 3 {
+        let (major, minor) = d.python.minor_version();
+        return bad("python.version_info".into(), format!("{major}.{minor}: specdiff reads CPython 3.11 and later"));
+    }
     let (ns, no, nf, nc) = (d.strings.len(), d.ops.len(), d.files.len(), d.code.len());
     if d.strings.first().map(String::as_str) != Some("") {
         return bad("strings[0]".into(), "must be the empty string".into());
@@ -153,6 +162,37 @@ mod tests {
         assert!(message(cut.as_bytes()).starts_with("d.json: truncated: the JSON ends early (line 1)"));
         assert_eq!(message(b"{\"a\": [1, 2}"), "d.json: not JSON: syntax error at line 1 column 12");
         assert_eq!(message(b"{\"format\": 1}"), "d.json: bad field format: invalid type: integer `1`, expected a string");
+    }
+
+    /// Issue 31: duplicate keys, bytes that are not UTF-8, another interpreter or format
+    /// version 0 were read, or refused with a message that named something else.
+    #[test]
+    fn what_the_format_refuses_is_named() {
+        let mut b = DumpBuilder::new("3.12.1");
+        b.code("__main__", "f", 1).ins("LOAD_FAST", "p", 2).finish();
+        let text = String::from_utf8(to_json(&b.build())).unwrap();
+        let with = |at: &str, insert: &str| {
+            let i = text.find(at).unwrap() + at.len();
+            format!("{}{insert}{}", &text[..i], &text[i..])
+        };
+        assert_eq!(message(with("{", "\"format\":\"x\",").as_bytes()), "d.json: duplicate key `format` at the top level");
+        assert_eq!(message(with("\"code\":[{", "\"file\":0,").as_bytes()), "d.json: duplicate key `file` in code[0]");
+        let mut latin = text.clone().into_bytes();
+        latin.insert(text.find("__main__").unwrap(), 0xe9);
+        let at = text.find("__main__").unwrap() + 1;
+        assert_eq!(message(&latin), format!("d.json: not UTF-8 (byte {at} is 0xe9)"));
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["version"] = 0.into();
+        let version0 = "d.json: bad field version: 0 is not a format version (versions start at 1)";
+        assert_eq!(message(&serde_json::to_vec(&v).unwrap()), version0);
+        v["version"] = 1.into();
+        v["python"]["implementation"] = "pypy".into();
+        let pypy = "d.json: bad field python.implementation: \"pypy\": only CPython dumps are read (\"cpython\")";
+        assert_eq!(message(&serde_json::to_vec(&v).unwrap()), pypy);
+        v["python"]["implementation"] = "cpython".into();
+        v["python"]["version_info"][1] = 10.into();
+        let old = "d.json: bad field python.version_info: 3.10: specdiff reads CPython 3.11 and later";
+        assert_eq!(message(&serde_json::to_vec(&v).unwrap()), old);
     }
 
     #[test]

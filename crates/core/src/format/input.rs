@@ -30,8 +30,9 @@ pub enum InputErrorKind {
         /// The limit in force.
         limit: u64,
     },
-    /// Compressed content that inflates past [`ReadLimits::max_bytes`]: inflation stopped one
-    /// byte past the limit, so its full size is unknown (and never needed).
+    /// Content that goes on past [`ReadLimits::max_bytes`] (compressed data inflating past it, a
+    /// device or a pipe): reading stopped one byte past the limit, so its full size is unknown
+    /// (and never needed).
     InflatedTooLarge {
         /// The limit in force.
         limit: u64,
@@ -48,6 +49,20 @@ pub enum InputErrorKind {
     Truncated(String),
     /// The content is not JSON at all.
     NotJson(String),
+    /// The content is not UTF-8, which JSON text must be.
+    NotUtf8 {
+        /// 1-based position of the first byte that is not UTF-8, in the (inflated) text.
+        byte: u64,
+        /// Its value.
+        value: u8,
+    },
+    /// An object names one key twice (serde would keep either; a dump names each once).
+    DuplicateKey {
+        /// JSON path of the object, `(top level)` for the document itself.
+        path: String,
+        /// The key.
+        key: String,
+    },
     /// Valid JSON (or text), but not the kind of file expected.
     NotADump(String),
     /// A dump written by a newer specdiff than this one.
@@ -75,6 +90,10 @@ pub enum InputErrorKind {
     Incompatible(String),
 }
 
+/// The path [`InputErrorKind::BadField`] and [`InputErrorKind::DuplicateKey`] give for the
+/// document itself.
+pub(crate) const TOP_LEVEL: &str = "(top level)";
+
 /// An input that could not be read, with the file name it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
@@ -91,12 +110,42 @@ impl InputError {
     }
 }
 
-fn megabytes(bytes: u64) -> String {
-    let mb = bytes as f64 / (1024.0 * 1024.0);
-    if mb >= 10.0 {
+/// A size for a message: bytes below 1 MB, else MB (one decimal below 10) or GB (one decimal).
+fn size(bytes: u64) -> String {
+    const MB: f64 = 1024.0 * 1024.0;
+    let mb = bytes as f64 / MB;
+    if bytes < 1 << 20 {
+        format!("{} bytes", grouped(bytes))
+    } else if mb < 10.0 {
+        format!("{mb:.1} MB")
+    } else if mb < 1024.0 {
         format!("{mb:.0} MB")
     } else {
-        format!("{mb:.1} MB")
+        format!("{:.1} GB", mb / 1024.0)
+    }
+}
+
+/// `n` with thousands separators: `1,999,872`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (k, d) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// A size and the limit it passed, in units that tell them apart: exact bytes when the
+/// rounded figures would read alike (`too large (1.9 MB, limit 1.9 MB)`, issue 31).
+fn size_and_limit(bytes: u64, limit: u64) -> (String, String) {
+    let (a, b) = (size(bytes), size(limit));
+    if a == b {
+        (format!("{} bytes", grouped(bytes)), format!("{} bytes", grouped(limit)))
+    } else {
+        (a, b)
     }
 }
 
@@ -105,10 +154,11 @@ impl fmt::Display for InputErrorKind {
         match self {
             InputErrorKind::Empty => write!(f, "empty file"),
             InputErrorKind::TooLarge { bytes, limit } => {
-                write!(f, "too large ({}, limit {})", megabytes(*bytes), megabytes(*limit))
+                let (bytes, limit) = size_and_limit(*bytes, *limit);
+                write!(f, "too large ({bytes}, limit {limit})")
             }
             InputErrorKind::InflatedTooLarge { limit } => {
-                let limit = megabytes(*limit);
+                let limit = size(*limit);
                 write!(f, "too large (read more than {limit}, limit {limit})")
             }
             InputErrorKind::TooDeep { depth, limit } => {
@@ -116,6 +166,11 @@ impl fmt::Display for InputErrorKind {
             }
             InputErrorKind::Truncated(d) => write!(f, "truncated: {d}"),
             InputErrorKind::NotJson(d) => write!(f, "not JSON: {d}"),
+            InputErrorKind::NotUtf8 { byte, value } => write!(f, "not UTF-8 (byte {byte} is {value:#04x})"),
+            InputErrorKind::DuplicateKey { path, key } if path == TOP_LEVEL => {
+                write!(f, "duplicate key `{key}` at the top level")
+            }
+            InputErrorKind::DuplicateKey { path, key } => write!(f, "duplicate key `{key}` in {path}"),
             InputErrorKind::NotADump(d) => write!(f, "not a specdiff dump: {d}"),
             InputErrorKind::NewerVersion { found, supported } => write!(
                 f,
@@ -171,13 +226,14 @@ pub(crate) fn check_size(file: &str, len: usize, limit: u64) -> Result<(), Input
 fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, InputError> {
     let err = |kind| InputError::new(file, kind);
     // The size the last member's trailer states (mod 2^32): exact for a single-member file,
-    // so an honest file is inflated into one allocation. DEFLATE inflates at most ~1032×,
-    // which bounds what a hostile trailer can make us reserve.
+    // so an honest file is inflated into one allocation. Only a hint: a multi-member file's
+    // last trailer says nothing of the others, and any trailer can lie. DEFLATE inflates at
+    // most ~1032×, which bounds what a hostile trailer can make us reserve.
     let stated = bytes.len().checked_sub(4).map_or(0, |at| {
         u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
     });
     let hint = stated.min(bytes.len().saturating_mul(1032));
-    match read_within(flate2::read::MultiGzDecoder::new(bytes), hint, limits.max_bytes) {
+    match inflate_within(|| flate2::read::MultiGzDecoder::new(bytes), hint, limits.max_bytes) {
         Ok(Some(out)) => Ok(out),
         Ok(None) => Err(err(InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(err(gzip_truncated())),
@@ -187,28 +243,20 @@ fn gunzip(file: &str, bytes: &[u8], limits: ReadLimits) -> Result<Vec<u8>, Input
 
 /// Reads `reader` to its end when that is at most `limit` bytes (`None` when there is more),
 /// holding at most `limit` bytes: the buffer starts at `hint` (capped at `limit`) and doubles,
-/// capped at `limit`, only when data still comes. A bomb costs at most 1.5× the limit while
-/// the buffer moves (the limit alone when `hint` was right), not the 3× of `read_to_end`'s
-/// doubling past it (a 512 MB limit peaked at 0.9–1.3 GB).
-#[cfg(any(feature = "gzip", feature = "share-flate"))]
-pub(crate) fn read_within(mut reader: impl std::io::Read, hint: usize, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
-    use std::io::Read;
+/// capped at `limit`, only when data still comes. Past the limit it stops one read later. For
+/// data that can be read only once (a device, a pipe): at most 1.5× the limit while the
+/// buffer moves (the limit alone when `hint` was right), not the 3× of `read_to_end`'s
+/// doubling past it. Data that can be read again is read by [`inflate_within`].
+pub fn read_within(mut reader: impl std::io::Read, hint: usize, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let mut out = Vec::with_capacity(hint.max(64 * 1024).min(limit));
     loop {
-        let full = out.capacity().min(limit);
-        (&mut reader).take((full - out.len()) as u64).read_to_end(&mut out)?;
-        if out.len() < full {
+        if fill(&mut reader, &mut out, limit)? {
             return Ok(Some(out));
         }
-        // The buffer is full: a small read tells the end of the data from more of it.
+        // At most one byte past the limit: a device is read no further than that.
         let mut probe = [0u8; 4096];
-        let n = loop {
-            match reader.read(&mut probe) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                r => break r?,
-            }
-        };
+        let n = read_some(&mut reader, &mut probe[..(limit - out.len()).saturating_add(1).min(4096)])?;
         if n == 0 {
             return Ok(Some(out));
         }
@@ -221,6 +269,68 @@ pub(crate) fn read_within(mut reader: impl std::io::Read, hint: usize, limit: u6
         let next = next.max(out.len() + n);
         out.reserve_exact(next - out.len());
         out.extend_from_slice(&probe[..n]);
+    }
+}
+
+/// Reads to the end of `open()`'s data when that is at most `limit` bytes (`None` when there
+/// is more), for data that can be read again (inflating gzip or a share link). The first
+/// read fills a buffer of `hint` (capped at `limit`), exact for an honest gzip trailer. When
+/// more comes, it is not kept: the rest is counted (stopping one byte past the limit), and
+/// the data read again into a buffer of its real size. So the peak is the limit whatever the
+/// hint says (a multi-member gzip whose last trailer stated 511 MB held 1 GB: a buffer that
+/// grows holds its old and its new block while it moves), at the cost of inflating twice
+/// when the hint was short.
+#[cfg(any(feature = "gzip", feature = "share-flate"))]
+pub(crate) fn inflate_within<R: std::io::Read>(
+    open: impl Fn() -> R,
+    hint: usize,
+    limit: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut reader = open();
+    let mut out = Vec::with_capacity(hint.max(64 * 1024).min(limit));
+    if fill(&mut reader, &mut out, limit)? {
+        return Ok(Some(out));
+    }
+    let mut scratch = vec![0u8; 64 * 1024];
+    // The buffer is full: a read tells the end of the data (the hint was exact) from more.
+    // Each read stops one byte past the limit at most.
+    let room = |total: usize| (limit - total).saturating_add(1).min(64 * 1024);
+    let mut total = out.len();
+    let mut n = read_some(&mut reader, &mut scratch[..room(total)])?;
+    if n == 0 {
+        return Ok(Some(out));
+    }
+    drop(out);
+    while n > 0 {
+        total += n;
+        if total > limit {
+            return Ok(None);
+        }
+        n = read_some(&mut reader, &mut scratch[..room(total)])?;
+    }
+    drop(scratch);
+    let mut out = Vec::with_capacity(total);
+    open().take(total as u64).read_to_end(&mut out)?;
+    Ok(Some(out))
+}
+
+/// Reads into `out` up to its capacity (at most `limit`); true when the data ended first.
+fn fill(reader: &mut impl std::io::Read, out: &mut Vec<u8>, limit: usize) -> std::io::Result<bool> {
+    use std::io::Read;
+    let full = out.capacity().min(limit);
+    reader.take((full - out.len()) as u64).read_to_end(out)?;
+    Ok(out.len() < full)
+}
+
+/// One `read`, retried when interrupted.
+fn read_some(reader: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
     }
 }
 
@@ -281,6 +391,11 @@ mod tests {
         assert_eq!(e.to_string(), "a.json: not JSON: bad thing");
         let e = InputError::new("b.json", InputErrorKind::TooLarge { bytes: 300 << 20, limit: 256 << 20 });
         assert_eq!(e.to_string(), "b.json: too large (300 MB, limit 256 MB)");
+        // Figures that would read alike are given in bytes (issue 31: "1.9 MB, limit 1.9 MB").
+        let e = InputError::new("c.json", InputErrorKind::TooLarge { bytes: 1_999_872, limit: 1_999_000 });
+        assert_eq!(e.to_string(), "c.json: too large (1,999,872 bytes, limit 1,999,000 bytes)");
+        let e = InputError::new("d.json", InputErrorKind::TooLarge { bytes: 4 << 30, limit: 512 << 20 });
+        assert_eq!(e.to_string(), "d.json: too large (4.0 GB, limit 512 MB)");
     }
 
     #[test]
@@ -295,7 +410,7 @@ mod tests {
         let e = decompressed("f.gz", &gz, ReadLimits { max_bytes: 5_000 }).unwrap_err();
         // Inflation stops past the limit: the message says so rather than naming a size.
         assert_eq!(e.kind, InputErrorKind::InflatedTooLarge { limit: 5_000 }, "{e}");
-        assert_eq!(e.to_string(), "f.gz: too large (read more than 0.0 MB, limit 0.0 MB)");
+        assert_eq!(e.to_string(), "f.gz: too large (read more than 5,000 bytes, limit 5,000 bytes)");
         // Exactly at the limit is not over it, whatever the buffer's growth steps.
         for limit in [10_000, 10_001, 9_999, 100] {
             let r = decompressed("f.gz", &gz, ReadLimits { max_bytes: limit });
@@ -304,6 +419,23 @@ mod tests {
         }
         let e = decompressed("f.gz", &gz[..gz.len() / 2], ReadLimits::default()).unwrap_err();
         assert!(matches!(e.kind, InputErrorKind::Truncated(_)), "{e}");
+    }
+
+    /// An endless device is read to one byte past the limit, whatever the buffer's start.
+    #[test]
+    fn endless_input_is_read_to_one_byte_past_the_limit() {
+        struct Counted(u64);
+        impl std::io::Read for Counted {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.0 += buf.len() as u64;
+                Ok(buf.len())
+            }
+        }
+        for (hint, limit) in [(0, 100_000), (100_000, 100_000), (5_000, 300_001), (1 << 20, 4_096)] {
+            let mut device = Counted(0);
+            assert_eq!(read_within(&mut device, hint, limit).unwrap(), None);
+            assert_eq!(device.0, limit + 1, "hint {hint}, limit {limit}");
+        }
     }
 
     #[test]

@@ -26,7 +26,9 @@ pub(crate) mod stats;
 pub use builder::{CodeBuilder, DumpBuilder};
 pub use capture::{finish_instructions, RawCode};
 pub use dump::{read_dump, to_json};
-pub use input::{gzip_corrupt, gzip_truncated, is_gzip, sniff, InputError, InputErrorKind, ReadLimits, Sniffed};
+pub use input::{
+    gzip_corrupt, gzip_truncated, is_gzip, read_within, sniff, InputError, InputErrorKind, ReadLimits, Sniffed,
+};
 pub use linetable::decode_hex;
 pub use pystats::{parse_pystats, read_pystats, read_stats, PystatsOptions, DEFAULT_NUMBERED_VERSION};
 pub use stats::{read_stats_file, StatsFile, STATS_FORMAT_NAME, STATS_FORMAT_VERSION};

@@ -217,7 +217,8 @@ fn hostile_links_give_one_line_errors() {
 fn bad_links_get_clear_messages() {
     let l = ReadLimits::default();
     let msg = |s: &str| decode(s, l).unwrap_err().to_string();
-    assert_eq!(msg(""), "share link: empty file");
+    // An empty `#share=` (issue 31: the page said nothing; "empty file" named no file).
+    assert_eq!(msg(""), "share link: truncated: nothing follows \"#share=\" (was the link cut when copied?)");
     assert!(
         msg("hello").contains("does not start with \"s4.\" (or \"s3.\", \"s2.\", \"s1.\")"),
         "{}",

@@ -6,7 +6,8 @@
       GITHUB_JOB, SPECDIFF_PYTHON_VERSION, WORKDIR; prints it, writes key= to $GITHUB_OUTPUT
   specdiff_pr.py base HEAD_CHECKOUT BASE_REF BASE_CHECKOUT
       checks out the merge base of BASE_REF and HEAD_CHECKOUT's HEAD at BASE_CHECKOUT (a git
-      worktree of the head checkout, which needs the history: fetch-depth 0); writes sha=
+      worktree of the head checkout, which needs the history: fetch-depth 0); writes sha= (the
+      merge base) and head= (the head commit) to $GITHUB_OUTPUT
   specdiff_pr.py dump CHECKOUT OUT.json   dump the program of one checkout
       env SPECDIFF_COMMAND  the program, as for `specdiff dump`: `bench.py ARGS` or `-m pkg.bench`
                             (split on whitespace; no shell quoting, nothing is run by a shell)
@@ -97,6 +98,7 @@ def base(head_checkout, base_ref, base_checkout):
     git("worktree", "add", "--detach", str(pathlib.Path(base_checkout).resolve()), sha, cwd=head_checkout)
     print(f"specdiff_pr: base is the merge base {sha} of {base_ref} and the head")
     output("sha", sha)
+    output("head", git("rev-parse", "HEAD", cwd=head_checkout))
 
 
 def install(checkout, python, venv_dir, command):

@@ -54,6 +54,7 @@ step packaging ./scripts/test-packaging.sh
 step web ./scripts/e2e.sh
 step demo ./scripts/test-demo.sh
 step workflows ./scripts/lint-workflows.sh
+step actions python3 scripts/test-actions.py
 
 echo
 echo "step durations: setup $setup_seconds s$(printf '; %s' "${durations[@]}")"

@@ -55,6 +55,7 @@ step web ./scripts/e2e.sh
 step demo ./scripts/test-demo.sh
 step workflows ./scripts/lint-workflows.sh
 step actions python3 scripts/test-actions.py
+step bench bench/short.sh
 
 echo
 echo "step durations: setup $setup_seconds s$(printf '; %s' "${durations[@]}")"

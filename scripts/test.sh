@@ -3,7 +3,9 @@
 # idempotent), then native Rust tests (which run the real interpreters found here and say which
 # were skipped), the wasm32 build of the core, the packaging checks (wheel, sdist, Windows and
 # macOS builds, crates.io), the web viewer's browser tests, the README's main job
-# (scripts/demo.sh) and the GitHub workflows' linters.
+# (scripts/demo.sh), the GitHub workflows' linters, the action run locally on a real git
+# repository (scripts/test-actions.py), and the benchmarks' ratios in short mode (bench/short.sh,
+# printed beside the recorded ones, never a threshold).
 # With SPECDIFF_REQUIRE_INTERPRETERS=1 (.ci/run sets it; CI=true does the same) a test lacking
 # an interpreter, tool or data set the setup provides fails instead of skipping
 # (crates/test-support). Ends with two lines: which interpreters ran and which were skipped

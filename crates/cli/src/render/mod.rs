@@ -7,6 +7,8 @@
 pub mod json;
 pub mod markdown;
 mod md_escape;
+#[cfg(test)]
+mod props;
 pub mod text;
 
 use specdiff_core::engine::Change;

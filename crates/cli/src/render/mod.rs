@@ -50,11 +50,6 @@ pub struct RenderInput<'a> {
     pub link: Option<&'a str>,
 }
 
-/// `module:qualname`.
-pub fn function_name(module: &str, qualname: &str) -> String {
-    format!("{module}:{qualname}")
-}
-
 /// `module:qualname` with each part capped at `max` characters (never a string of the whole
 /// name built first): a long module does not hide the qualname, nor one the other.
 pub fn capped_function(module: &str, qualname: &str, max: usize) -> String {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Short fuzzing smoke run of specdiff-core's untrusted-input paths (fuzz/fuzz_targets/*).
+# Short fuzzing smoke run of specdiff-core's untrusted-input paths and the CLI's renderers
+# (fuzz/fuzz_targets/*).
 #
 #   scripts/fuzz-smoke.sh                     # every target, 20 s each
 #   FUZZ_SECONDS=300 scripts/fuzz-smoke.sh dump_reader diff_engine
@@ -29,7 +30,7 @@ sanitizer="${FUZZ_SANITIZER:-address}"
 build_flags=(--debug-assertions --sanitizer "$sanitizer")
 [ "${FUZZ_TRACE_COMPARES:-1}" = 0 ] && build_flags+=(--no-trace-compares)
 runs="${FUZZ_RUNS:-}"
-all_targets=(dump_reader pystats_reader diff_engine share_decode)
+all_targets=(dump_reader pystats_reader diff_engine share_decode render)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -79,7 +80,7 @@ for t in "${targets[@]}"; do
     extra=()
     # diff_engine's inputs are `arbitrary` edit lists: let them be long from the start
     # (libFuzzer otherwise grows max_len slowly from the tiny seeds).
-    [ "$t" = diff_engine ] && extra=(-max_len=4096 -len_control=0)
+    case "$t" in diff_engine | render) extra=(-max_len=4096 -len_control=0) ;; esac
     [ -n "$runs" ] && extra+=(-runs="$runs")
     if RUSTC_BOOTSTRAP=1 cargo fuzz run "${build_flags[@]}" "$t" -- \
         -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=2048 \

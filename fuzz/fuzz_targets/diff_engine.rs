@@ -9,8 +9,6 @@
 //! input in 256 diffs the whole programs.
 #![no_main]
 
-use std::sync::OnceLock;
-
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use specdiff_core::engine::AlignAlgorithm;
@@ -19,24 +17,9 @@ use specdiff_core::share::reduce;
 use specdiff_core::model::{Churn, CodeKind, CounterKind, Dump, OpInfo};
 use specdiff_core::{read_dump, DiffError, DiffOptions, DiffSession, ReadLimits};
 
-macro_rules! fixtures {
-    ($($name:literal),* $(,)?) => {
-        [$(include_bytes!(concat!("../../crates/core/tests/fixtures/dumps/", $name, ".json.gz")).as_slice()),*]
-    };
-}
-
-const FIXTURES: [&[u8]; 18] = fixtures!(
-    "demo-base-3.11", "demo-base-3.12", "demo-base-3.13", "demo-head-3.11", "demo-head-3.12", "demo-head-3.13",
-    "poly-mono-3.11", "poly-mono-3.12", "poly-mono-3.13", "poly-poly-3.11", "poly-poly-3.12", "poly-poly-3.13",
-    "rules-base-3.11", "rules-base-3.12", "rules-base-3.13", "rules-head-3.11", "rules-head-3.12", "rules-head-3.13",
-);
-
-fn dumps() -> &'static [Dump] {
-    static DUMPS: OnceLock<Vec<Dump>> = OnceLock::new();
-    DUMPS.get_or_init(|| {
-        FIXTURES.iter().map(|b| read_dump("fixture", b, ReadLimits::default()).expect("fixtures read")).collect()
-    })
-}
+#[path = "../common/fixtures.rs"]
+mod fixtures;
+use fixtures::dumps;
 
 const LIMITS: ReadLimits = ReadLimits { max_bytes: 1 << 24 };
 
@@ -199,7 +182,7 @@ fn apply(d: &mut Dump, edit: Edit) {
         }
         Edit::NewString(s) => d.strings.push(s),
         Edit::ForeignOp { fixture, op } => {
-            let other = &dumps()[fixture as usize % FIXTURES.len()];
+            let other = &dumps()[fixture as usize % dumps().len()];
             if let Some(o) = pick(other.ops.len(), op) {
                 d.ops.push(other.ops[o].clone());
             }

@@ -9,11 +9,12 @@ use std::path::PathBuf;
 use specdiff_core::format::{read_pystats, PystatsOptions, StatsFile};
 use specdiff_core::cpython::numbered_versions;
 use specdiff_core::model::{parse_minor_version, Stats};
-use specdiff_core::report::wording::{count, grouped, inert};
+use specdiff_core::report::wording::{count, grouped};
 use specdiff_core::report::{percent, summarize, StatsSummary};
 
 use crate::input::read_input_file;
 use crate::output::{display_path, human_size, plain_io_error, refuse_inputs, PendingOutput};
+use crate::render::name;
 
 /// Arguments of `specdiff stats`.
 #[derive(Debug, clap::Args)]
@@ -121,7 +122,7 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
         Some(v) if numbered_versions().iter().any(|&(a, b)| format!("{a}.{b}") == *v) => {
             format!("CPython {v} opcode numbers")
         }
-        Some(v) => format!("CPython {}", inert(v)),
+        Some(v) => format!("CPython {}", name(v)),
         None => "opcode names (CPython 3.13+)".into(),
     };
     let shown: Vec<String> = inputs.iter().map(|p| display_path(p)).collect();
@@ -142,18 +143,18 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     if families.is_empty() {
         out.push_str("no specialization counters\n");
     } else {
-        let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
-        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(6).clamp(6, crate::render::NAME_COLUMN_MAX);
+        let families: Vec<_> = families.into_iter().map(|f| (name(&f.family), f)).collect();
+        let width = families.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(6).clamp(6, crate::render::NAME_COLUMN_MAX);
         out.push_str(&format!(
             "{:<width$} {:>11} {:>9} {:>11} {:>9} {:>6} {:>8} {:>8}  top failure kinds\n",
             "family", "unquickened", "deferred", "hit", "miss", "deopt", "success", "failure"
         ));
-        for (name, f) in families {
+        for (family, f) in families {
             let kinds: Vec<String> =
-                f.failure_kinds.iter().take(3).map(|k| format!("{} {}", inert(&k.name.label), grouped(k.count))).collect();
+                f.failure_kinds.iter().take(3).map(|k| format!("{} {}", name(&k.name.label), grouped(k.count))).collect();
             out.push_str(&format!(
                 "{:<width$} {:>11} {:>9} {:>11} {:>9} {:>6} {:>8} {:>8}  {}\n",
-                name,
+                family,
                 grouped(f.unquickened),
                 grouped(f.deferred),
                 grouped(f.hit),
@@ -167,8 +168,8 @@ pub fn render_summary(stats: &Stats, summary: &StatsSummary, inputs: &[PathBuf])
     }
     let top: Vec<_> = summary.executions.iter().take(15).collect();
     if !top.is_empty() {
-        let top: Vec<_> = top.into_iter().map(|e| (inert(&e.opname), e)).collect();
-        let width = top.iter().map(|(name, _)| name.len()).max().unwrap_or(6).min(crate::render::NAME_COLUMN_MAX);
+        let top: Vec<_> = top.into_iter().map(|e| (name(&e.opname), e)).collect();
+        let width = top.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(6).min(crate::render::NAME_COLUMN_MAX);
         out.push_str("\nmost executed instructions\n");
         for (name, e) in top {
             let miss = if e.miss > 0 { format!("  miss {}", percent(e.miss, e.count)) } else { String::new() };
@@ -197,6 +198,20 @@ mod tests {
         assert_eq!(parse_python_version("3.12"), Ok((3, 12)));
         assert!(parse_python_version("3.10").is_err());
         assert!(parse_python_version("x").is_err());
+    }
+
+    #[test]
+    fn long_opnames_are_shown_capped() {
+        // Raw pystats files name opcodes (3.13+): one named with 70,000 characters used to be
+        // printed whole in the summary's opname column; now capped with its length.
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        let long = "X".repeat(70_000);
+        std::fs::write(&a, format!("opcode[{long}].execution_count : 5\nopcode[{long}].specializable : 1\n")).unwrap();
+        let args = StatsArgs { inputs: vec![a], output: None, python_version: None };
+        let (stats, _) = load(&args).unwrap();
+        let text = render_summary(&stats, &summarize(&stats), &args.inputs);
+        assert!(text.contains("…[70,000 chars #") && text.len() < 4_000, "{} bytes: {text:.300}", text.len());
     }
 
     #[test]

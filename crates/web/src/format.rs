@@ -25,6 +25,14 @@ pub fn lowercase(s: &str) -> String {
     return s.to_lowercase();
 }
 
+/// Untrusted text (from a dump or the pull request) as the page shows it: inert, through the
+/// CLI's own function (control and bidi characters as visible escapes). Not capped as the
+/// CLI caps it (`report::display`): that code costs the page ~480 bytes of gzipped wasm,
+/// past its budget (docs/hostile-input.md, "Outputs bounded and inert").
+pub fn shown(s: &str) -> String {
+    specdiff_core::report::wording::inert(s).into_owned()
+}
+
 // Numbers and plurals are worded once, in the core, so the page says what the CLI says.
 pub use specdiff_core::report::wording::{count as plural, grouped, percent, percent_compact, signed};
 

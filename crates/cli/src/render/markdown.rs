@@ -28,7 +28,8 @@ const SITES_PER_FUNCTION: usize = 30;
 const ONE_SIDE_SHOWN: usize = 30;
 /// Families in the pystats section.
 const STATS_FAMILIES: usize = 15;
-/// Longest qualname or source line, in characters.
+/// Longest name (cut by `capped`, which keeps long names distinct) or source line (cut by
+/// `clip`), in characters.
 const NAME_WIDTH: usize = 120;
 const SOURCE_WIDTH: usize = 160;
 /// Room kept for the closing note.
@@ -55,7 +56,7 @@ pub fn render(input: &RenderInput, limit: usize) -> String {
     if let Some(s) = input.stats {
         stats(&mut bottom, s);
     } else if let Some(note) = input.stats_note {
-        let _ = writeln!(bottom, "\n_pystats: {}_", text(note));
+        let _ = writeln!(bottom, "\n_pystats: {}_", text(&clip(note, 600)));
     }
     let mut out = top;
     let mut used = chars(&out) + chars(&bottom) + NOTE_ROOM;
@@ -119,7 +120,7 @@ fn header(out: &mut String, input: &RenderInput) {
         let samples = if run.samples > 0 {
             count(run.samples, "sample", "samples")
         } else {
-            format!("sampler {}", text(&run.sampler))
+            format!("sampler {}", text(&capped(&run.sampler, NAME_WIDTH)))
         };
         let _ = writeln!(
             out,
@@ -134,7 +135,13 @@ fn header(out: &mut String, input: &RenderInput) {
     let _ = writeln!(out, "\n| specialized sites | base | head |\n|---|---:|---:|");
     let _ = writeln!(out, "| **all** | {} | {} |", share(&s.base), share(&s.head));
     for f in changed_families(r).take(40) {
-        let _ = writeln!(out, "| {} | {} | {} |", code(&f.family, true), share(&f.base), share(&f.head));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            code(&capped(&f.family, NAME_WIDTH), true),
+            share(&f.base),
+            share(&f.head)
+        );
     }
     let o = &input.view.overview;
     let regs = if o.regressions == 0 {
@@ -169,7 +176,12 @@ fn header(out: &mut String, input: &RenderInput) {
         }
         for f in g.hot.iter().take(GATE_ROWS) {
             let h = f.hotness_words().map(|h| format!("{h}, ")).unwrap_or_default();
-            let _ = writeln!(out, "- {}: {h}{}", code(&f.function, false), count(f.regressions as u64, "regression", "regressions"));
+            let _ = writeln!(
+                out,
+                "- {}: {h}{}",
+                code(&capped(&f.function, NAME_WIDTH), false),
+                count(f.regressions as u64, "regression", "regressions")
+            );
         }
         if g.hot.len() > GATE_ROWS {
             let _ = writeln!(out, "- _… and {} more_", g.hot.len() - GATE_ROWS);
@@ -203,9 +215,9 @@ fn header(out: &mut String, input: &RenderInput) {
 
 /// The table's function cell: its name, and the old one when it was renamed.
 fn renamed_cell(f: &FunctionDiff) -> String {
-    let name = code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), true);
+    let name = code(&capped_function(&f.module, &f.qualname, NAME_WIDTH), true);
     match &f.renamed_from {
-        Some(from) => format!("{name} (renamed from {})", code(&clip(from, NAME_WIDTH), true)),
+        Some(from) => format!("{name} (renamed from {})", code(&capped(from, NAME_WIDTH), true)),
         None => name,
     }
 }
@@ -218,26 +230,30 @@ fn fence(lines: &[String]) -> String {
 
 fn details(input: &RenderInput, f: &FunctionDiff, v: &FunctionView) -> String {
     let mut out = String::new();
-    let name = clip(&function_name(&f.module, &f.qualname), NAME_WIDTH);
-    let mut facts: Vec<String> = renamed(f).into_iter().collect();
+    let name = capped_function(&f.module, &f.qualname, NAME_WIDTH);
+    let mut facts: Vec<String> = renamed(f).map(|r| capped(&r, 2 * NAME_WIDTH).into_owned()).into_iter().collect();
     facts.push(function_counts(f));
     if let Some(h) = hotness_with_interval(v) {
         facts.push(format!("hot {h}"));
     }
-    let _ =
-        writeln!(out, "\n<details><summary><code>{}</code> — {}</summary>\n", html(&name), html(&facts.join(" · ")));
-    let _ = writeln!(out, "{}\n", code(&format!("{}:{}", clip(&f.file, 200), f.head_first_line), false));
+    let _ = writeln!(
+        out,
+        "\n<details><summary><code>{}</code> — {}</summary>\n",
+        html(&name, false),
+        html(&facts.join(" · "), true)
+    );
+    let _ = writeln!(out, "{}\n", code(&format!("{}:{}", capped(&f.file, 200), f.head_first_line), false));
     let changed: Vec<_> = f.changes.iter().filter(|c| c.kind != ChangeKind::Unchanged).collect();
     for c in changed.iter().take(SITES_PER_FUNCTION) {
         let operand =
-            c.operand.as_deref().map(|o| format!(" {}", code(&clip(o, NAME_WIDTH), false))).unwrap_or_default();
+            c.operand.as_deref().map(|o| format!(" {}", code(&capped(o, NAME_WIDTH), false))).unwrap_or_default();
         // The one wording of the opnames (a rewritten row names its getattr() call).
-        let ops_text = code(&ops(c), false);
+        let ops_text = code(&capped(&ops(c), 2 * NAME_WIDTH), false);
         let _ = writeln!(
             out,
             "- **{}** {}{operand}: {ops_text} ({})",
             c.kind.as_str().replace('_', " "),
-            code(&c.family, false),
+            code(&capped(&c.family, NAME_WIDTH), false),
             lines(c)
         );
         let src = change_source(input, f, c);
@@ -277,8 +293,8 @@ fn one_side(out: &mut String, title: &str, list: &[FunctionRef]) {
         let _ = writeln!(
             out,
             "- {} ({}:{}, specialized {})",
-            code(&clip(&function_name(&f.module, &f.qualname), NAME_WIDTH), false),
-            text(&clip(&f.file, 200)),
+            code(&capped_function(&f.module, &f.qualname, NAME_WIDTH), false),
+            text(&capped(&f.file, 200)),
             f.first_line,
             share(&f.specialized)
         );
@@ -312,12 +328,19 @@ fn stats(out: &mut String, s: &StatsDiff) {
                 .iter()
                 .filter(|k| k.count.base != k.count.head)
                 .take(3)
-                .map(|k| format!("{} {} → {}", text(&k.name.label), grouped(k.count.base), grouped(k.count.head)))
+                .map(|k| {
+                    format!(
+                        "{} {} → {}",
+                        text(&capped(&k.name.label, NAME_WIDTH)),
+                        grouped(k.count.base),
+                        grouped(k.count.head)
+                    )
+                })
                 .collect();
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {} |",
-                code(&f.family, true),
+                code(&capped(&f.family, NAME_WIDTH), true),
                 delta(&f.hit),
                 delta(&f.miss),
                 delta(&f.deferred),
@@ -397,7 +420,7 @@ mod tests {
         assert!(md
             .contains("<summary><code>m_*x*:f0.&lt;locals&gt;.g|`&lt;/code&gt;&lt;/summary&gt;`&lt;script&gt;</code>"));
         assert!(md.contains("| ``m_*x*:f0.<locals>.g\\|`</code></summary>`<script>`` |"), "table cells escape pipes");
-        assert!(md.contains("↳ the load `.x|y` became \\*getattr\\* \\<b\\>\\[x\\](y)\\</b\\> @you"));
+        assert!(md.contains("↳ the load `.x|y` became \\*getattr\\* \\<b\\>\\[x\\](y)\\</b\\> @&#8203;you"));
         // A small limit still holds.
         let small = render(&input, 5_000);
         assert!(chars(&small) < 5_000, "{}", chars(&small));

@@ -13,6 +13,11 @@
 //! or start a new block; every other control character, escape and bidirectional control is
 //! shown as a visible escape (`\x1b`, `\u202e`: [`inert`]), so a comment read in a terminal
 //! (`gh pr view`) or a browser shows what the program named, not what it wanted shown.
+//!
+//! In running text and HTML, a mention (`@user`, `@org/team`: GitHub would notify them) and a
+//! bare URL or `www.` address (GitHub would make it a link) are broken by a zero-width space
+//! (`@&#8203;user`, `https:&#8203;//…`): shown as written, acted on by nobody. Code spans need
+//! nothing: GitHub does neither inside them.
 
 use std::borrow::Cow;
 
@@ -68,22 +73,45 @@ pub fn text(s: &str) -> String {
         if special && !intraword {
             out.push('\\');
         }
-        out.push(c);
+        unlinked(&mut out, &chars, i);
     }
     out
 }
 
-/// `s` for an HTML context.
-pub fn html(s: &str) -> String {
+/// A zero-width space as an HTML character reference: decoded in running text and in HTML
+/// blocks alike, invisible to the reader, and it keeps the Markdown output plain ASCII.
+const ZWSP: &str = "&#8203;";
+
+/// Pushes `chars[i]`, with a zero-width space where GitHub would otherwise act on the text:
+/// after `@` (a mention, which notifies the user or team, or an e-mail autolink), between
+/// `:` and `//` (`https://…` autolinks), and before the `.` of `www.`. Only for running text
+/// and HTML: in code spans GitHub neither mentions nor links.
+fn unlinked(out: &mut String, chars: &[char], i: usize) {
+    let c = chars[i];
+    let www = c == '.' && i >= 3 && chars[i - 3..i].iter().all(|w| w.eq_ignore_ascii_case(&'w'));
+    if www {
+        out.push_str(ZWSP);
+    }
+    out.push(c);
+    if c == '@' || (c == ':' && chars.get(i + 1) == Some(&'/') && chars.get(i + 2) == Some(&'/')) {
+        out.push_str(ZWSP);
+    }
+}
+
+/// `s` for an HTML context. `unlink`: mentions and URLs are broken (see [`text`]); not
+/// needed inside `<code>`, where GitHub does neither.
+pub fn html(s: &str, unlink: bool) -> String {
     let s = one_line(s);
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            _ if unlink => unlinked(&mut out, &chars, i),
             _ => out.push(c),
         }
     }
@@ -131,7 +159,7 @@ mod tests {
     fn controls_and_bidi_are_shown_not_sent() {
         assert_eq!(code("a\x1b[2Jb\u{7}", false), "`a\\x1b[2Jb\\x07`");
         assert_eq!(text("evil\u{202e}gol.py"), "evil\\\\u202egol.py");
-        assert_eq!(html("\x1b]0;title\x07\r\n"), "\\x1b]0;title\\x07  ");
+        assert_eq!(html("\x1b]0;title\x07\r\n", false), "\\x1b]0;title\\x07  ");
         assert_eq!(prose("`\u{2066}x` y\x1b", false), "`\\u2066x` y\\\\x1b");
     }
 
@@ -147,9 +175,23 @@ mod tests {
     }
 
     #[test]
+    fn mentions_and_urls_are_not_acted_on() {
+        // Issue 31: a program's exception, as `specdiff diff` warns about it.
+        assert_eq!(
+            prose("the head run raised `RuntimeError`: cc @octocat @github/security-team", false),
+            "the head run raised `RuntimeError`: cc @&#8203;octocat @&#8203;github/security-team"
+        );
+        assert_eq!(text("see https://evil.example/x"), "see https:&#8203;//evil.example/x");
+        assert_eq!(text("WWW.evil.example a@b.c"), "WWW&#8203;.evil.example a@&#8203;b.c");
+        assert_eq!(html("@you http://x", true), "@&#8203;you http:&#8203;//x");
+        assert_eq!(html("@you http://x", false), "@you http://x");
+        assert_eq!(code("@you https://x", false), "`@you https://x`", "code spans are left as they are");
+    }
+
+    #[test]
     fn html_escapes_entities() {
         assert_eq!(
-            html("f.<locals>.<lambda> & \"q\" 'a'"),
+            html("f.<locals>.<lambda> & \"q\" 'a'", false),
             "f.&lt;locals&gt;.&lt;lambda&gt; &amp; &quot;q&quot; &#39;a&#39;"
         );
     }

@@ -7,6 +7,8 @@
 pub mod json;
 pub mod markdown;
 mod md_escape;
+#[cfg(test)]
+mod props;
 pub mod text;
 
 use specdiff_core::Change;
@@ -26,6 +28,8 @@ pub use specdiff_core::report::wording::{
     count, function_counts, grouped, inert, lines, opnames as ops, other_changes, percent as pct, regression_kinds,
     renamed,
 };
+// How long an untrusted string may be when shown (text and markdown; JSON keeps it whole).
+pub use specdiff_core::report::display::{capped, shown, NAME_CAP, SENTENCE_CAP};
 
 /// Everything a renderer may show.
 pub struct RenderInput<'a> {
@@ -46,9 +50,26 @@ pub struct RenderInput<'a> {
     pub link: Option<&'a str>,
 }
 
-/// `module:qualname`.
-pub fn function_name(module: &str, qualname: &str) -> String {
-    format!("{module}:{qualname}")
+/// `module:qualname` with each part capped at `max` characters (never a string of the whole
+/// name built first): a long module does not hide the qualname, nor one the other.
+pub fn capped_function(module: &str, qualname: &str, max: usize) -> String {
+    format!("{}:{}", capped(module, max), capped(qualname, max))
+}
+
+/// `module:qualname` as a person is shown it: each part capped at [`NAME_CAP`], inert.
+pub fn shown_function(module: &str, qualname: &str) -> String {
+    format!("{}:{}", name(module), name(qualname))
+}
+
+/// A name from a dump as shown: at most [`NAME_CAP`] characters, inert.
+pub fn name(s: &str) -> std::borrow::Cow<'_, str> {
+    shown(s, NAME_CAP)
+}
+
+/// A sentence that quotes names (explanation, warning, note) as shown: at most
+/// [`SENTENCE_CAP`] characters, inert.
+pub fn sentence(s: &str) -> std::borrow::Cow<'_, str> {
+    shown(s, SENTENCE_CAP)
 }
 
 /// `"72.1% (512/710)"`; `"–"` when there are no sites.

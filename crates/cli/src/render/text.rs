@@ -5,7 +5,9 @@
 //!
 //! Every value that comes from a dump or a pystats file (names, paths, source lines, opnames,
 //! explanations and warnings that quote them) is passed through [`inert`], so the only escape
-//! sequences in the output are this module's own colours and the only line breaks its own.
+//! sequences in the output are this module's own colours and the only line breaks its own;
+//! names are first capped at `NAME_CAP` characters and sentences at `SENTENCE_CAP` ([`name`],
+//! [`sentence`]), so every line is bounded whatever the dump's strings.
 
 use std::fmt::Write;
 
@@ -69,20 +71,23 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     let r = input.report;
     let mut out = String::new();
     let _ = writeln!(out, "{} {}", p.bold("specdiff diff:"), p.bold(&input.view.overview.headline()));
-    for (name, run) in [("base", &r.base), ("head", &r.head)] {
-        let samples =
-            if run.samples > 0 { count(run.samples, "sample", "samples") } else { format!("sampler {}", inert(&run.sampler)) };
+    for (side, run) in [("base", &r.base), ("head", &r.head)] {
+        let samples = if run.samples > 0 {
+            count(run.samples, "sample", "samples")
+        } else {
+            format!("sampler {}", name(&run.sampler))
+        };
         let _ = writeln!(
             out,
-            "  {name}  {}  {}",
-            inert(&run.label),
+            "  {side}  {}  {}",
+            name(&run.label),
             p.dim(&format!("({} code objects, {samples})", grouped(run.code_objects as u64)))
         );
     }
     if !r.warnings.is_empty() {
         out.push('\n');
         for w in &r.warnings {
-            let _ = writeln!(out, "{} {}", p.yellow("warning:"), inert(&w.message));
+            let _ = writeln!(out, "{} {}", p.yellow("warning:"), sentence(&w.message));
         }
     }
     summary(&mut out, input, p);
@@ -102,7 +107,7 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     if let Some(s) = input.stats {
         stats(&mut out, s, p);
     } else if let Some(note) = input.stats_note {
-        let _ = writeln!(out, "\n{} {}", p.dim("pystats:"), inert(note));
+        let _ = writeln!(out, "\n{} {}", p.dim("pystats:"), sentence(note));
     }
     if let Some(g) = &input.view.gate {
         gate(&mut out, g, p);
@@ -140,8 +145,9 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
     );
     let families: Vec<_> = changed_families(r).collect();
     if !families.is_empty() {
-        let families: Vec<_> = families.into_iter().map(|f| (inert(&f.family), f)).collect();
-        let width = families.iter().map(|(name, _)| name.len()).max().unwrap_or(0).min(super::NAME_COLUMN_MAX);
+        let families: Vec<_> = families.into_iter().map(|f| (name(&f.family), f)).collect();
+        let width =
+            families.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0).min(super::NAME_COLUMN_MAX);
         let _ = writeln!(out, "  families (specialized sites, base → head)");
         for (name, f) in families {
             let arrow = format!("{} → {}", share(&f.base), share(&f.head));
@@ -152,14 +158,14 @@ fn summary(out: &mut String, input: &RenderInput, p: Paint) {
 }
 
 fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, v: &FunctionView, p: Paint) {
-    let mut facts = vec![format!("{}:{}", inert(&f.file), f.head_first_line)];
-    facts.extend(renamed(f).map(|r| inert(&r).into_owned()));
+    let mut facts = vec![format!("{}:{}", name(&f.file), f.head_first_line)];
+    facts.extend(renamed(f).map(|r| sentence(&r).into_owned()));
     if let Some(h) = hotness_with_interval(v) {
         facts.push(format!("hot {h}"));
     }
     facts.push(function_counts(f));
     facts.push(format!("specialized {} → {}", pct(f.specialized_before.share), pct(f.specialized_after.share)));
-    let name = inert(&function_name(&f.module, &f.qualname)).into_owned();
+    let name = shown_function(&f.module, &f.qualname);
     let name = if f.regressions > 0 && !f.import_time { p.red(&name) } else { name };
     let _ = writeln!(out, "\n{}  {}", p.bold(&name), p.dim(&facts.join(" · ")));
     for c in &f.changes {
@@ -168,13 +174,13 @@ fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, v: &Functio
 }
 
 fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p: Paint) {
-    let operand = c.operand.as_deref().map(|o| format!("  `{}`", inert(o))).unwrap_or_default();
+    let operand = c.operand.as_deref().map(|o| format!("  `{}`", name(o))).unwrap_or_default();
     let _ = writeln!(
         out,
         "  {} {:<14} {}{}  {}",
         p.kind(c.kind),
-        inert(&c.family),
-        inert(&ops(c)),
+        name(&c.family),
+        sentence(&ops(c)),
         operand,
         p.dim(&lines(c))
     );
@@ -194,7 +200,7 @@ fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p
         (None, None) => {}
     }
     if let Some(e) = &c.explanation {
-        let _ = writeln!(out, "            {} {}", p.dim("why:"), inert(e));
+        let _ = writeln!(out, "            {} {}", p.dim("why:"), sentence(e));
     }
 }
 
@@ -208,8 +214,8 @@ fn one_side(out: &mut String, title: &str, list: &[FunctionRef], all: bool, p: P
         let _ = writeln!(
             out,
             "  {}  {}",
-            inert(&function_name(&f.module, &f.qualname)),
-            p.dim(&format!("{}:{} · specialized {}", inert(&f.file), f.first_line, share(&f.specialized)))
+            shown_function(&f.module, &f.qualname),
+            p.dim(&format!("{}:{} · specialized {}", name(&f.file), f.first_line, share(&f.specialized)))
         );
     }
     if shown < list.len() {
@@ -239,7 +245,7 @@ fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
         let _ = writeln!(
             out,
             "  {:<22} hit {}  miss {}  deferred {}  deopt {}  failure {}",
-            inert(&f.family),
+            name(&f.family),
             delta(&f.hit, false, p),
             delta(&f.miss, true, p),
             delta(&f.deferred, true, p),
@@ -251,7 +257,7 @@ fn stats(out: &mut String, s: &StatsDiff, p: Paint) {
             .iter()
             .filter(|k| k.count.base != k.count.head)
             .take(3)
-            .map(|k| format!("{} {}", inert(&k.name.label), delta(&k.count, true, p)))
+            .map(|k| format!("{} {}", name(&k.name.label), delta(&k.count, true, p)))
             .collect();
         if !kinds.is_empty() {
             let _ = writeln!(out, "  {:<22} failures: {}", "", kinds.join(", "));
@@ -276,7 +282,7 @@ fn gate(out: &mut String, g: &GateResult, p: Paint) {
         let _ = writeln!(
             out,
             "  {}  {}",
-            inert(&f.function),
+            name(&f.function),
             p.dim(&format!("{h}{}", count(f.regressions as u64, "regression", "regressions")))
         );
     }

@@ -7,7 +7,7 @@ use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
 use crate::model::{Class, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::state::Shared;
-use crate::format::plural;
+use crate::format::{plural, shown};
 
 /// Props of [`FunctionView`].
 #[derive(Properties, PartialEq)]
@@ -65,7 +65,7 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
                 </span>
             </header>
             if !d.explanations.is_empty() {
-                <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{e.clone()}</li> }) }</ul>
+                <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{shown(e)}</li> }) }</ul>
             }
             <div class="listing-wrap">
                 <table class={classes!("listing", diff.then_some("diff"))}>
@@ -124,7 +124,7 @@ fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, 
                 out.push(html! {
                     <tr class={classes!("explain-row", cls)}>
                         <td class="off"></td>
-                        <td class="explain" colspan={(cols - 1).to_string()}>{"↳ "}{e.clone()}</td>
+                        <td class="explain" colspan={(cols - 1).to_string()}>{"↳ "}{shown(e)}</td>
                     </tr>
                 });
             }

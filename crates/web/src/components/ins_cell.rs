@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use crate::format::shown;
 use crate::model::Ins;
 
 /// Props of [`InsCell`].
@@ -19,16 +20,18 @@ pub fn ins_cell(props: &InsCellProps) -> Html {
         return html! { <td class="ins none" colspan="3"></td> };
     };
     let op_class = classes!("op", i.specialized.then_some("spec"), (i.site && !i.specialized).then_some("site"));
+    // The opname and family come from the dump as they are (the argument is already inert).
+    let op = shown(&i.op);
     let op_tip = if i.op == i.family {
-        if i.site { format!("{} (adaptive, not specialized)", i.op) } else { i.op.clone() }
+        if i.site { format!("{op} (adaptive, not specialized)") } else { op.clone() }
     } else {
-        format!("{} (family {})", i.op, i.family)
+        format!("{op} (family {})", shown(&i.family))
     };
     html! {
         <>
             <td class="off">{i.offset}</td>
             <td class="ins">
-                <span class={op_class} title={op_tip}>{i.op.clone()}</span>
+                <span class={op_class} title={op_tip}>{op}</span>
                 if !i.arg.is_empty() { <span class="arg" title={i.arg.clone()}>{i.arg.clone()}</span> }
                 if let Some(ch) = &i.churn { <span class="churn" title={ch.clone()}>{"↻"}</span> }
             </td>

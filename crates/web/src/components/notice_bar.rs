@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use super::Ctx;
+use crate::format::shown;
 use crate::state::{Action, Notice};
 
 /// Props of [`NoticeBar`].
@@ -27,7 +28,7 @@ pub fn notice_bar(props: &NoticeBarProps) -> Html {
                     <button class="icon-btn small" onclick={dismiss} title="dismiss (Esc)">{"✕"}</button>
                 </div>
             }
-            { for props.warnings.iter().map(|w| html! { <div class="notice warning" role="status">{"⚠ "}{w.clone()}</div> }) }
+            { for props.warnings.iter().map(|w| html! { <div class="notice warning" role="status">{"⚠ "}{shown(w)}</div> }) }
         </>
     }
 }

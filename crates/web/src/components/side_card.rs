@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::progress_bar::ProgressBar;
 use super::Ctx;
 use crate::browser;
-use crate::format::{grouped, plural};
+use crate::format::{grouped, plural, shown};
 use crate::model::Side;
 use crate::protocol::Request;
 use crate::state::SideState;
@@ -78,7 +78,7 @@ pub fn side_card(props: &SideCardProps) -> Html {
 
     let st = &props.state;
     let body = if let Some(info) = &st.info {
-        let mut facts = vec![info.python.clone()];
+        let mut facts = vec![shown(&info.python)];
         if !info.command.is_empty() {
             facts.push(info.command.clone());
         }

@@ -5,8 +5,6 @@
 //! text of each definition's `def` line. The class and callee rules compare these facts
 //! between base and head.
 
-use std::collections::BTreeMap;
-
 use litemap::LiteMap;
 
 use crate::cpython::spelling::{key_family, strip_null_marks};
@@ -269,9 +267,7 @@ pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
 
 /// What a module or class body defines.
 fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
-    // Collected in a BTreeMap: names come in program order, and a LiteMap (a sorted vector)
-    // would shift its tail on every insertion, quadratic in a module's names.
-    let mut defs = BTreeMap::new();
+    let mut defs = LiteMap::new();
     let mut segment: Vec<&Instruction> = Vec::new();
     // The module of the last `IMPORT_NAME` (absolute), for `from m import a, b`: one import,
     // then an `IMPORT_FROM` and a store per name.
@@ -365,7 +361,7 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
         defs.insert(name, Def { kind, line, signature, unseen });
         segment.clear();
     }
-    defs.into_iter().collect()
+    defs
 }
 
 /// The metaclass a class statement's instructions (`segment`, `LOAD_BUILD_CLASS` … the call)
@@ -446,36 +442,33 @@ fn is_float_literal(repr: &str) -> bool {
 impl ProgramFacts {
     /// Reads the facts of `d`.
     pub(super) fn of(d: &Dump) -> Self {
-        // Built in BTreeMaps and turned into the LiteMaps at the end, in key order: inserting
-        // into a LiteMap in program order shifts its tail each time (quadratic on a whole
-        // program).
-        let (mut files, mut defs, mut classes) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::<_, ClassFacts>::new());
-        let mut class_stores = Vec::new();
+        let mut facts = ProgramFacts::default();
         let paths = crate::report::paths::PathDisplay::of(d);
         let children = children(d);
         for (index, c) in d.code.iter().enumerate() {
             let (module, qualname) = crate::engine::matching::identity(d, c);
-            if c.kind == CodeKind::Module && !files.contains_key(&module) {
-                files.insert(module.clone(), paths.show(&d.files[c.file as usize].path));
+            if c.kind == CodeKind::Module && !facts.files.contains_key(&module) {
+                facts.files.insert(module.clone(), paths.show(&d.files[c.file as usize].path));
             }
             match c.kind {
                 CodeKind::Module => {
                     for (name, def) in body_defs(d, &children, index as u32, c) {
-                        defs.insert((module.clone(), name), def);
+                        facts.defs.insert((module.clone(), name), def);
                     }
                 }
                 CodeKind::Class => {
-                    let body = body_defs(d, &children, index as u32, c);
-                    for (name, def) in &body {
-                        defs.insert((module.clone(), format!("{qualname}.{name}")), def.clone());
+                    let defs = body_defs(d, &children, index as u32, c);
+                    for (name, def) in &defs {
+                        facts.defs.insert((module.clone(), format!("{qualname}.{name}")), def.clone());
                     }
-                    let class = classes.entry((module, qualname)).or_default();
+                    let class = facts.classes.entry((module, qualname)).or_default();
                     class.line = c.first_line;
-                    class.defs = body;
+                    class.defs = defs;
                 }
                 _ => {}
             }
         }
+        let class_names: Vec<(String, String)> = facts.classes.keys().cloned().collect();
         // Per opcode of the dump's table: `Some(true)` for a `STORE_ATTR`, `Some(false)` for a
         // `DELETE_ATTR`. Worked out once: every instruction of the program is looked at here.
         let attr_op: Vec<Option<bool>> = d
@@ -507,7 +500,7 @@ impl ProgramFacts {
                 let prev = k.checked_sub(1).map(|p| &c.instructions[p]);
                 let receiver = prev.and_then(|p| loaded_name(d, p)).map(|n| n.rsplit(", ").next().unwrap_or(n));
                 if let (Some("self"), Some((cls, method))) = (receiver, method_of) {
-                    if let Some(class) = classes.get_mut(&(module.clone(), cls.clone())) {
+                    if let Some(class) = facts.classes.get_mut(&(module.clone(), cls.clone())) {
                         let list = if stores { &mut class.sets } else { &mut class.deletes };
                         list.push((attr, method.clone(), line));
                     }
@@ -515,23 +508,17 @@ impl ProgramFacts {
                 }
                 // `Cls.attr = …`, `Cls.attr += 1`: a load of a class's name on the same line.
                 let on_line = c.instructions.iter().filter(|j| j.line == i.line && j.offset < i.offset);
-                let class = on_line
-                    .filter_map(|j| loaded_name(d, j))
-                    .find(|n| classes.contains_key(&(module.clone(), n.to_string())))
-                    .map(str::to_string);
+                let class = on_line.filter_map(|j| loaded_name(d, j)).find_map(|n| {
+                    class_names.iter().find(|(m, q)| m == module && q == n).map(|(_, q)| q.clone())
+                });
                 if let Some(class) = class {
-                    class_stores.push(ClassStore { class, attr, code: qualname.to_string(), line });
+                    facts.class_stores.push(ClassStore { class, attr, code: qualname.to_string(), line });
                 }
             }
         }
-        class_stores.sort();
-        class_stores.dedup();
-        ProgramFacts {
-            classes: classes.into_iter().collect(),
-            defs: defs.into_iter().collect(),
-            class_stores,
-            files: files.into_iter().collect(),
-        }
+        facts.class_stores.sort();
+        facts.class_stores.dedup();
+        facts
     }
 }
 

@@ -379,16 +379,16 @@ pub(crate) mod tests {
         let sum = summary_of(&v);
         assert_eq!(sum.mode, Mode::Diff);
         let f = sum.rows.iter().find(|r| r.key == "__main__:f").unwrap();
-        assert_eq!(f.count(Class::Lost), 1);
-        assert_eq!(f.status, Class::Lost);
+        assert_eq!(f.count(ChangeKind::Lost), 1);
+        assert_eq!(f.status, ChangeKind::Lost);
         assert_eq!((f.before, f.after), (Some(Share { specialized: 1, sites: 1 }), Some(Share { specialized: 0, sites: 1 })));
-        assert!(sum.overview.class_totals.contains(&(Class::Lost, 2)));
+        assert!(sum.overview.class_totals.contains(&(ChangeKind::Lost, 2)));
         assert_eq!(sum.overview.top.len(), 2);
         assert!(sum.overview.families.iter().any(|b| b.family == "LOAD_ATTR" && b.base.unwrap().specialized == 2));
         let d = s.function("__main__:f").unwrap();
         assert_eq!(d.mode, Mode::Diff);
         let lost = d.rows.iter().find_map(|r| match r {
-            DetailRow::Ins { base: Some(b), head: Some(h), class: Some(Class::Lost), .. } => Some((b.op.clone(), h.op.clone())),
+            DetailRow::Ins { base: Some(b), head: Some(h), class: Some(ChangeKind::Lost), .. } => Some((b.op.clone(), h.op.clone())),
             _ => None,
         });
         assert_eq!(lost, Some(("LOAD_ATTR_SLOT".to_string(), "LOAD_ATTR".to_string())));

@@ -67,9 +67,9 @@ pub struct SideInfo {
 /// How a specialization site (or a whole function) compares between the runs: the core's
 /// `ChangeKind` (`Unchanged` for a single run), whose label and description come from the core's
 /// wording; [`ClassText`] adds the CSS names.
-pub use specdiff_core::engine::ChangeKind as Class;
+pub use specdiff_core::ChangeKind;
 
-/// Display texts of a [`Class`].
+/// Display texts of a [`ChangeKind`].
 pub trait ClassText: Sized {
     /// Snake-case name, as the CLI prints it (also the CSS class suffix).
     fn name(self) -> &'static str;
@@ -77,13 +77,13 @@ pub trait ClassText: Sized {
     fn from_name(s: &str) -> Option<Self>;
 }
 
-impl ClassText for Class {
+impl ClassText for ChangeKind {
     fn name(self) -> &'static str {
         self.as_str()
     }
 
-    fn from_name(s: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| c.name() == s)
+    fn from_name(s: &str) -> Option<ChangeKind> {
+        ChangeKind::ALL.into_iter().find(|c| c.name() == s)
     }
 }
 
@@ -169,7 +169,7 @@ pub struct TopItem {
     /// `file:line`.
     pub location: String,
     /// Classification of the site or function.
-    pub class: Class,
+    pub class: ChangeKind,
     /// What happened, in words.
     pub detail: String,
     /// Ranking score (hotness × regressions).
@@ -186,7 +186,7 @@ pub struct Overview {
     /// Ranked list.
     pub top: Vec<TopItem>,
     /// Number of sites per class (diff only).
-    pub class_totals: Vec<(Class, u32)>,
+    pub class_totals: Vec<(ChangeKind, u32)>,
     /// The changed, added and removed functions as the core's
     /// [`specdiff_core::view::Overview::changed_words`] says them (diff only): the one count
     /// the tabs, the overview and the CLI share.
@@ -214,27 +214,27 @@ pub struct FunctionRow {
     /// Specialized share after (head).
     pub after: Option<Share>,
     /// Sites per class, non-zero ones only (diff only).
-    pub counts: Vec<(Class, u32)>,
+    pub counts: Vec<(ChangeKind, u32)>,
     /// Function-level classification (`Unchanged` for a single run).
-    pub status: Class,
+    pub status: ChangeKind,
     /// Ranking score.
     pub score: f64,
 }
 
 impl FunctionRow {
     /// Number of sites of `class`.
-    pub fn count(&self, class: Class) -> u32 {
+    pub fn count(&self, class: ChangeKind) -> u32 {
         self.counts.iter().find(|(c, _)| *c == class).map_or(0, |(_, n)| *n)
     }
 
     /// Sites that differ between the runs.
     pub fn changes(&self) -> u32 {
-        self.counts.iter().filter(|(c, _)| *c != Class::Unchanged).map(|(_, n)| n).sum()
+        self.counts.iter().filter(|(c, _)| *c != ChangeKind::Unchanged).map(|(_, n)| n).sum()
     }
 
     /// True when the function differs between the runs.
     pub fn is_changed(&self) -> bool {
-        self.status != Class::Unchanged || self.changes() > 0
+        self.status != ChangeKind::Unchanged || self.changes() > 0
     }
 }
 
@@ -312,7 +312,7 @@ pub enum DetailRow {
         /// Head instruction.
         head: Option<Ins>,
         /// Classification of the site (diff only).
-        class: Option<Class>,
+        class: Option<ChangeKind>,
         /// Why, in words (diff only).
         explain: Option<String>,
     },
@@ -339,9 +339,9 @@ pub struct FunctionDetail {
     /// Explanations shown above the listing.
     pub explanations: Vec<String>,
     /// Sites per class.
-    pub counts: Vec<(Class, u32)>,
+    pub counts: Vec<(ChangeKind, u32)>,
     /// Function-level classification.
-    pub status: Class,
+    pub status: ChangeKind,
     /// The listing.
     pub rows: Vec<DetailRow>,
 }
@@ -389,7 +389,7 @@ pub struct StatsKind {
 
 // The binary form of the view models (see `crate::wire`).
 wire_unit_enum!(Side, Side::BOTH);
-wire_unit_enum!(Class, Class::ALL);
+wire_unit_enum!(ChangeKind, ChangeKind::ALL);
 wire_unit_enum!(Tone, [Tone::Good, Tone::Bad, Tone::Neutral]);
 wire_struct!(SideInfo { file, python, command, date, code_objects, stats_files, has_dump, note });
 wire_struct!(Metric { label, base, head, delta, tone, tip });

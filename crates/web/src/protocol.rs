@@ -247,7 +247,7 @@ mod tests {
             churn: Some("2 flips".into()),
         };
         let source = DetailRow::Source { line: 3, text: "    return p.x".into(), samples: [7, u64::MAX] };
-        let pair = DetailRow::Ins { base: Some(ins.clone()), head: None, class: Some(Class::Lost), explain: Some("why".into()) };
+        let pair = DetailRow::Ins { base: Some(ins.clone()), head: None, class: Some(ChangeKind::Lost), explain: Some("why".into()) };
         let detail = FunctionDetail {
             key: "m:f~2".into(),
             title: "f".into(),
@@ -255,8 +255,8 @@ mod tests {
             kind: "function".into(),
             mode: Mode::Single(Side::Head),
             explanations: vec!["one".into()],
-            counts: Class::ALL.iter().map(|&c| (c, 1)).collect(),
-            status: Class::BackedOff,
+            counts: ChangeKind::ALL.iter().map(|&c| (c, 1)).collect(),
+            status: ChangeKind::BackedOff,
             rows: vec![source.clone(), DetailRow::Fold { rows: vec![source, pair.clone()] }, pair],
         };
         let mut summary = Summary::empty();
@@ -264,7 +264,7 @@ mod tests {
         summary.mode = Mode::Diff;
         summary.overview.metrics.push(Metric { label: "l".into(), base: None, head: Some("h".into()), delta: None, tone: Tone::Bad, tip: None });
         summary.overview.families.push(FamilyBar { family: "CALL".into(), base: Some(Share { specialized: 1, sites: 2 }), head: None });
-        summary.overview.top.push(TopItem { key: "k".into(), offset: Some(4), title: "t".into(), location: "a.py:1".into(), class: Class::Churning, detail: "d".into(), score: 0.25 });
+        summary.overview.top.push(TopItem { key: "k".into(), offset: Some(4), title: "t".into(), location: "a.py:1".into(), class: ChangeKind::Churning, detail: "d".into(), score: 0.25 });
         summary.rows.push(FunctionRow {
             key: "k".into(),
             qualname: "q".into(),
@@ -274,8 +274,8 @@ mod tests {
             hot: 0.5,
             before: None,
             after: Some(Share::default()),
-            counts: vec![(Class::Gained, 3)],
-            status: Class::Gained,
+            counts: vec![(ChangeKind::Gained, 3)],
+            status: ChangeKind::Gained,
             score: 1e-9,
         });
         let stats = StatsTable {

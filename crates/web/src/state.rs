@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::model::{Class, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
+use crate::model::{ChangeKind, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
 use crate::protocol::Response;
 use crate::route::{Route, Tab};
 use crate::stats_order::{StatsKey, StatsSort};
@@ -116,7 +116,7 @@ pub struct Filter {
     /// Search text (all words must match name, module or location).
     pub query: String,
     /// Only functions with a site of this class.
-    pub class: Option<Class>,
+    pub class: Option<ChangeKind>,
     /// Show unchanged functions too (diff mode).
     pub show_unchanged: bool,
     /// Order.
@@ -199,8 +199,8 @@ pub enum Action {
     Step(i32),
     /// Search text.
     SetQuery(String),
-    /// Class filter chip.
-    SetClass(Option<Class>),
+    /// Change-kind filter chip.
+    SetClass(Option<ChangeKind>),
     /// "show unchanged" toggle.
     SetShowUnchanged(bool),
     /// Sort order.
@@ -266,7 +266,7 @@ impl AppState {
             Action::SetQuery(q) => self.filter.query = q,
             Action::SetClass(c) => {
                 self.filter.class = c;
-                if c == Some(Class::Unchanged) {
+                if c == Some(ChangeKind::Unchanged) {
                     self.filter.show_unchanged = true;
                 }
             }
@@ -441,7 +441,7 @@ mod tests {
     use super::*;
     use crate::model::{Share, SideInfo};
 
-    fn row(key: &str, status: Class, counts: Vec<(Class, u32)>, hot: f64) -> FunctionRow {
+    fn row(key: &str, status: ChangeKind, counts: Vec<(ChangeKind, u32)>, hot: f64) -> FunctionRow {
         FunctionRow {
             key: key.into(),
             qualname: key.into(),
@@ -462,10 +462,10 @@ mod tests {
         s.generation = 1;
         s.mode = Mode::Diff;
         s.rows = vec![
-            row("a", Class::Changed, vec![(Class::Lost, 2)], 0.9),
-            row("b", Class::Unchanged, vec![], 0.5),
-            row("c", Class::Changed, vec![(Class::Gained, 1)], 0.3),
-            row("d", Class::Added, vec![], 0.1),
+            row("a", ChangeKind::Changed, vec![(ChangeKind::Lost, 2)], 0.9),
+            row("b", ChangeKind::Unchanged, vec![], 0.5),
+            row("c", ChangeKind::Changed, vec![(ChangeKind::Gained, 1)], 0.3),
+            row("d", ChangeKind::Added, vec![], 0.1),
         ];
         AppState::default().apply(Action::Engine(Response::Summary(Box::new(s))))
     }
@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(keys(&st), ["a", "c", "d"]);
         let st = st.apply(Action::SetShowUnchanged(true));
         assert_eq!(keys(&st), ["a", "b", "c", "d"]);
-        let st = st.apply(Action::SetClass(Some(Class::Lost)));
+        let st = st.apply(Action::SetClass(Some(ChangeKind::Lost)));
         assert_eq!(keys(&st), ["a"]);
         let st = st.apply(Action::SetClass(None)).apply(Action::SetQuery("  C ".into()));
         assert_eq!(keys(&st), ["c"]);
@@ -546,7 +546,7 @@ mod tests {
             mode: Mode::Diff,
             explanations: vec![],
             counts: vec![],
-            status: Class::Changed,
+            status: ChangeKind::Changed,
             rows: vec![],
         };
         let st = st.apply(Action::Engine(Response::Function(Box::new(detail("c")))));

@@ -275,9 +275,9 @@ fn ins(op: &str, specialized: bool, counter: &str) -> Ins {
 #[wasm_bindgen_test]
 async fn every_classification_is_rendered_with_its_colour_badge_and_explanation() {
     let rows: Vec<DetailRow> = std::iter::once(DetailRow::Source { line: 3, text: "    return p.x".into(), samples: [2, 1] })
-        .chain(Class::ALL.iter().map(|&c| DetailRow::Ins {
-            base: (c != Class::Added).then(|| ins("LOAD_ATTR_SLOT", true, "0 miss")),
-            head: (c != Class::Removed).then(|| ins("LOAD_ATTR", false, "3 fail")),
+        .chain(ChangeKind::ALL.iter().map(|&c| DetailRow::Ins {
+            base: (c != ChangeKind::Added).then(|| ins("LOAD_ATTR_SLOT", true, "0 miss")),
+            head: (c != ChangeKind::Removed).then(|| ins("LOAD_ATTR", false, "3 fail")),
             class: Some(c),
             explain: Some(format!("because {}", c.name())),
         }))
@@ -290,17 +290,17 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
         kind: "function".into(),
         mode: Mode::Diff,
         explanations: vec!["1 regression".into()],
-        counts: Class::ALL.iter().map(|&c| (c, 1)).collect(),
-        status: Class::Lost,
+        counts: ChangeKind::ALL.iter().map(|&c| (c, 1)).collect(),
+        status: ChangeKind::Lost,
         rows,
     };
     let root = new_root();
     let props = FunctionViewProps { detail: Some(Shared::new(detail)), selected: Some("m:f".into()), row: None };
     let app = yew::Renderer::<FunctionView>::with_root_and_props(root.clone(), props).render();
     wait_for(&root, ".fview", |_| true).await;
-    for c in Class::ALL {
+    for c in ChangeKind::ALL {
         let tr = wait_for(&root, &format!("tr.insrow[data-class={}]", c.name()), |_| true).await;
-        if c == Class::Unchanged {
+        if c == ChangeKind::Unchanged {
             assert!(!tr.class_name().contains("marked"), "unchanged rows are not coloured");
             continue;
         }
@@ -364,7 +364,7 @@ async fn ten_thousand_functions_are_virtualized() {
             before: Some(Share { specialized: 1, sites: 2 }),
             after: None,
             counts: vec![],
-            status: Class::Unchanged,
+            status: ChangeKind::Unchanged,
             score: 0.0,
         })
         .collect();

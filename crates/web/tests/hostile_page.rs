@@ -34,7 +34,7 @@ async fn hostile_opnames_and_explanations_are_shown_inert() {
     let rows = vec![DetailRow::Ins {
         base: Some(ins(&format!("LOAD{HOSTILE}"), "attr")),
         head: Some(ins("LOAD_ATTR", "x")),
-        class: Some(Class::Lost),
+        class: Some(ChangeKind::Lost),
         explain: Some(format!("the load `attr{HOSTILE}` lost")),
     }];
     let detail = FunctionDetail {
@@ -44,8 +44,8 @@ async fn hostile_opnames_and_explanations_are_shown_inert() {
         kind: "function".into(),
         mode: Mode::Diff,
         explanations: vec![format!("cc {HOSTILE}")],
-        counts: vec![(Class::Lost, 1)],
-        status: Class::Lost,
+        counts: vec![(ChangeKind::Lost, 1)],
+        status: ChangeKind::Lost,
         rows,
     };
     let root = gloo::utils::document().create_element("div").unwrap();

@@ -122,7 +122,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
         mode,
         explanations,
         counts: if single { Vec::new() } else { counts_of(&counts) },
-        status: if single { Class::Unchanged } else { status_of(&counts) },
+        status: if single { ChangeKind::Unchanged } else { status_of(&counts) },
         rows: rows_out,
     }
 }

@@ -16,7 +16,7 @@ use specdiff_core::cpython::Side;
 use specdiff_core::report::{ChangeKind, DiffReport, FunctionRows};
 use specdiff_core::report::{KindCounts, Tallies};
 
-use crate::model::{Class, Share};
+use crate::model::Share;
 
 pub mod detail;
 pub mod summary;
@@ -130,11 +130,11 @@ fn short_path(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-fn counts_of(k: &KindCounts) -> Vec<(Class, u32)> {
+fn counts_of(k: &KindCounts) -> Vec<(ChangeKind, u32)> {
     ChangeKind::ALL.iter().map(|&c| (c, k.get(c))).filter(|(_, n)| *n > 0).collect()
 }
 
 /// The function-level class: the most telling class among its sites.
-fn status_of(k: &KindCounts) -> Class {
-    ChangeKind::ALL.iter().copied().find(|&c| c != ChangeKind::Unchanged && k.get(c) > 0).unwrap_or(Class::Unchanged)
+fn status_of(k: &KindCounts) -> ChangeKind {
+    ChangeKind::ALL.iter().copied().find(|&c| c != ChangeKind::Unchanged && k.get(c) > 0).unwrap_or(ChangeKind::Unchanged)
 }

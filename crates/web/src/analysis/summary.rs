@@ -18,8 +18,8 @@ struct RowFacts {
     hot: f64,
     before: Option<Share>,
     after: Option<Share>,
-    counts: Vec<(Class, u32)>,
-    status: Class,
+    counts: Vec<(ChangeKind, u32)>,
+    status: ChangeKind,
     score: f64,
 }
 
@@ -118,11 +118,11 @@ pub fn diff_summary(
         let share = Some(tallies.of(specdiff_core::cpython::Side::Head, h).total.into());
         let hot = estimate_share(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
-        let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: Class::Unchanged, score: 0.0 };
+        let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: ChangeKind::Unchanged, score: 0.0 };
         rows.push(function_row(hd, pair.names(true), h, key, facts));
     }
     for (list, class, keys, dump, head_side) in
-        [(&report.added_functions, Class::Added, head_keys, hd, true), (&report.removed_functions, Class::Removed, base_keys, bd, false)]
+        [(&report.added_functions, ChangeKind::Added, head_keys, hd, true), (&report.removed_functions, ChangeKind::Removed, base_keys, bd, false)]
     {
         for f in list {
             let codes = if head_side { (None, Some(f.code)) } else { (Some(f.code), None) };
@@ -145,7 +145,7 @@ pub fn diff_summary(
     let group = |i: usize| -> u8 {
         if i < changed {
             0
-        } else if rows[i].status == Class::Unchanged {
+        } else if rows[i].status == ChangeKind::Unchanged {
             2
         } else {
             1
@@ -274,7 +274,7 @@ pub fn diff_summary(
                 offset: first.and_then(|c| c.head_offset.or(c.base_offset)),
                 title: inert(&f.qualname).into_owned(),
                 location: location(hd, f.head_code),
-                class: first.map_or(Class::Lost, |c| c.kind),
+                class: first.map_or(ChangeKind::Lost, |c| c.kind),
                 detail: format!(
                     "{} · {} of samples · {}",
                     plural(f.regressions as u64, "regression", "regressions"),
@@ -322,7 +322,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
             before: Some(share),
             after: None,
             counts: Vec::new(),
-            status: Class::Unchanged,
+            status: ChangeKind::Unchanged,
             score: if hot > 0.0 { hot * unspecialized as f64 } else { unspecialized as f64 * 1e-9 },
         };
         rows.push(function_row(d, pair.names(false), i, keys[i as usize].clone(), facts));
@@ -339,7 +339,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
                 offset: None,
                 title: r.qualname.clone(),
                 location: r.location.clone(),
-                class: Class::Unchanged,
+                class: ChangeKind::Unchanged,
                 detail: format!("{} of {} sites not specialized · {} of samples", s.sites - s.specialized, s.sites, percent(r.hot)),
                 score: r.score,
             }

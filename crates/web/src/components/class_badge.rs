@@ -2,14 +2,14 @@
 
 use yew::prelude::*;
 
-use crate::model::{Class, ClassText};
+use crate::model::{ChangeKind, ClassText};
 use crate::format::plural;
 
 /// Props of [`ClassBadge`].
 #[derive(Properties, PartialEq)]
 pub struct ClassBadgeProps {
     /// The class.
-    pub class: Class,
+    pub class: ChangeKind,
     /// A count to show after the name.
     #[prop_or_default]
     pub count: Option<u32>,

@@ -8,7 +8,7 @@ use super::class_badge::ClassBadge;
 use super::function_row::FunctionRowView;
 use super::Ctx;
 use crate::format::{grouped, plural};
-use crate::model::{Class, Mode, Summary};
+use crate::model::{ChangeKind, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
 /// Height of one row in CSS pixels (must match `.frow` in the style sheet).
@@ -40,7 +40,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
 
     let visible = use_memo((props.summary.clone(), props.filter.clone()), |(s, f)| visible_rows(s, f));
     let class_counts = use_memo(props.summary.clone(), |s| {
-        Class::ALL
+        ChangeKind::ALL
             .iter()
             .map(|&c| (c, s.rows.iter().filter(|r| r.status == c || r.count(c) > 0).count()))
             .filter(|(_, n)| *n > 0)
@@ -122,7 +122,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
             <div class="chips filter-chips">
                 <button class={classes!("chip", props.filter.class.is_none().then_some("on"))}
                     onclick={ctx.dispatch.reform(|_| Action::SetClass(None))}>{"all changes"}</button>
-                { for class_counts.iter().filter(|(c, _)| *c != Class::Unchanged).map(|&(c, n)| {
+                { for class_counts.iter().filter(|(c, _)| *c != ChangeKind::Unchanged).map(|&(c, n)| {
                     let on = props.filter.class == Some(c);
                     let onclick = ctx.dispatch.reform(move |_| Action::SetClass(if on { None } else { Some(c) }));
                     html! {

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::Ctx;
 use crate::format::percent;
-use crate::model::{Class, FunctionRow, Share};
+use crate::model::{ChangeKind, FunctionRow, Share};
 use crate::state::Action;
 
 /// Props of [`FunctionRowView`].
@@ -37,7 +37,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
     let key = r.key.clone();
     let onclick = ctx.dispatch.reform(move |_| Action::Select(key.clone()));
     let heat = (r.hot.sqrt() * 100.0).clamp(0.0, 100.0);
-    let status = if props.diff && matches!(r.status, Class::Added | Class::Removed) { Some(r.status) } else { None };
+    let status = if props.diff && matches!(r.status, ChangeKind::Added | ChangeKind::Removed) { Some(r.status) } else { None };
     let share = if props.diff {
         format!("{} → {}", share_text(r.before), share_text(r.after))
     } else {
@@ -59,7 +59,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
             </span>
             <span class="fbadges">
                 if let Some(st) = status { <ClassBadge class={st} /> }
-                { for r.counts.iter().filter(|(c, n)| *c != Class::Unchanged && *n > 0).map(|(c, n)| html! {
+                { for r.counts.iter().filter(|(c, n)| *c != ChangeKind::Unchanged && *n > 0).map(|(c, n)| html! {
                     <ClassBadge class={*c} count={Some(*n)} compact=true />
                 }) }
             </span>

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
-use crate::model::{Class, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
+use crate::model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::state::Shared;
 use crate::format::{plural, shown};
 
@@ -58,10 +58,10 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
             <header class="fview-head">
                 <h2>{d.title.clone()}</h2>
                 <span class="kind">{d.kind.clone()}</span>
-                if diff && d.status != Class::Unchanged { <ClassBadge class={d.status} /> }
+                if diff && d.status != ChangeKind::Unchanged { <ClassBadge class={d.status} /> }
                 <span class="loc">{locations}</span>
                 <span class="fcounts">
-                    { for d.counts.iter().filter(|(c, n)| *c != Class::Unchanged && *n > 0).map(|(c, n)| html! { <ClassBadge class={*c} count={Some(*n)} /> }) }
+                    { for d.counts.iter().filter(|(c, n)| *c != ChangeKind::Unchanged && *n > 0).map(|(c, n)| html! { <ClassBadge class={*c} count={Some(*n)} /> }) }
                 </span>
             </header>
             if !d.explanations.is_empty() {
@@ -109,14 +109,14 @@ fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, 
             });
         }
         DetailRow::Ins { base, head, class, explain } => {
-            let cls = class.filter(|c| *c != Class::Unchanged).map(|c| format!("c-{}", c.name()));
+            let cls = class.filter(|c| *c != ChangeKind::Unchanged).map(|c| format!("c-{}", c.name()));
             out.push(html! {
                 <tr class={classes!("insrow", cls.clone(), cls.is_some().then_some("marked"))}
                     data-class={class.map(|c| c.name()).unwrap_or("")}>
                     <InsCell ins={base.clone()} />
                     if diff {
                         <InsCell ins={head.clone()} />
-                        <td class="cls">if let Some(c) = class { if *c != Class::Unchanged { <ClassBadge class={*c} /> } }</td>
+                        <td class="cls">if let Some(c) = class { if *c != ChangeKind::Unchanged { <ClassBadge class={*c} /> } }</td>
                     }
                 </tr>
             });

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::Ctx;
-use crate::model::Class;
+use crate::model::ChangeKind;
 use crate::state::Action;
 
 /// The help dialog.
@@ -29,7 +29,7 @@ pub fn help_overlay() -> Html {
                 </table>
                 <h3>{"Site classes"}</h3>
                 <table class="legend">
-                    { for Class::ALL.iter().map(|c| html! {
+                    { for ChangeKind::ALL.iter().map(|c| html! {
                         <tr><td><ClassBadge class={*c} /></td><td>{c.describe()}</td></tr>
                     }) }
                 </table>

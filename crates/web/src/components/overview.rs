@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::family_chart::FamilyChart;
 use super::Ctx;
-use crate::model::{Class, Mode, Summary, Tone};
+use crate::model::{ChangeKind, Mode, Summary, Tone};
 use crate::state::{Action, Shared};
 
 /// Props of [`OverviewView`].
@@ -75,7 +75,7 @@ pub fn overview_view(props: &OverviewProps) -> Html {
                         <tr class="clickable" {onclick} data-key={t.key.clone()}>
                             <td class="rank">{i + 1}</td>
                             <td>
-                                if t.class != Class::Unchanged { <ClassBadge class={t.class} /> }
+                                if t.class != ChangeKind::Unchanged { <ClassBadge class={t.class} /> }
                             </td>
                             <td class="name"><span class="qual">{t.title.clone()}</span>
                                 <span class="loc">{t.location.clone()}</span></td>
@@ -97,7 +97,7 @@ pub fn overview_view(props: &OverviewProps) -> Html {
                     if diff && !o.class_totals.is_empty() {
                         <h3 class="sub">{"Sites by class"}</h3>
                         <div class="chips">
-                            { for o.class_totals.iter().filter(|(c, n)| *c != Class::Unchanged && *n > 0).map(|(c, n)| {
+                            { for o.class_totals.iter().filter(|(c, n)| *c != ChangeKind::Unchanged && *n > 0).map(|(c, n)| {
                                 let c = *c;
                                 let d = ctx.dispatch.clone();
                                 let onclick = Callback::from(move |_| {

@@ -97,7 +97,7 @@ fn links_of_versions_1_to_3_still_open_and_keep_their_fields() {
         decode(&encode(&p), ReadLimits::default()).unwrap().note,
         p.note
     );
-    assert_eq!(left_out_sentence(&p.note).unwrap(), "leaves out 3 changed functions (the least important, to stay short); carries no source text and short paths (redacted)");
+    assert_eq!(left_out_sentence(&p.note).unwrap(), "leaves out 3 functions whose specialization changed (the least important, to stay short); carries no source text and short paths (redacted)");
 }
 
 #[test]

@@ -140,7 +140,7 @@ for py in dropped "${pythons[@]}"; do
     # the CLI leaves the least important out and says how many; the page must say the same.
     for tenths in 9 8 7 6 5 4 3 2 1; do
       out_capped=$("$specdiff" diff --link "$page_url" --link-cap $(( ${#link} * tenths / 10 )) "$d/base.json" "$d/head.json")
-      left_out=$(printf '%s\n' "$out_capped" | sed -n 's/^The link leaves out \([0-9]*\) changed function.*/\1/p')
+      left_out=$(printf '%s\n' "$out_capped" | sed -n 's/^The link leaves out \([0-9]*\) functions\{0,1\} whose specialization changed.*/\1/p')
       [ -n "$left_out" ] && break
     done
     capped=$(printf '%s\n' "$out_capped" | tail -n 1)

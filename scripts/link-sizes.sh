@@ -37,7 +37,7 @@ for pair in "${PAIRS[@]}"; do
     # The text report, not markdown: markdown leaves out a link too long for a comment.
     text="$("$SPECDIFF" diff "$base" "$head" --allow-unrelated --color never --link http://localhost/ --link-cap "$cap")"
     link="$(sed -n 's/^open in the viewer: //p' <<<"$text")"
-    left="$(grep -o 'leaves out [0-9]* changed function' <<<"$text" | head -1 || true)"
+    left="$(grep -o 'leaves out [0-9]* functions\{0,1\} whose specialization changed' <<<"$text" | head -1 || true)"
     echo "pyparsing ${pair/:/ -> }  cap $cap: ${#link} characters of URL (${left:-all changed functions kept})"
   done
 done

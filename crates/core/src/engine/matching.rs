@@ -28,6 +28,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::util::fnv::{fnv, FNV_OFFSET};
 use crate::util::sort::{sort_by, sort_by_key};
 use crate::model::dump::{CodeInfo, Dump};
 use crate::cpython::normalize::{Key, Normalizer, Side};
@@ -288,16 +289,6 @@ const GREEDY_MAX_KEYS: usize = 1 << 18;
 /// larger bucket pairs in stable order. Tier 1's buckets pair in order all the same (equal
 /// content: every similarity is 1).
 const BEST_PAIRING_MAX: usize = 1 << 22;
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a: a hash that is the same on every platform and every run (std's is seeded).
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
 
 /// Which code objects of `dump` are the program's own code, as opposed to the standard library
 /// and installed packages it loaded: code of module `__main__`, and code from files under the

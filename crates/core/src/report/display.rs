@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::wording::{grouped, inert};
+use crate::util::fnv::{fnv, FNV_OFFSET};
 
 /// Characters shown of a name: a function, module, file, family, opname, operand, run label.
 pub const NAME_CAP: usize = 200;
@@ -56,13 +57,11 @@ pub fn shown(text: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
-/// 32-bit FNV-1a, folded from 64 bits: stable across runs and platforms (a marker is part of
-/// byte-identical output), cheap, and only meant to tell names apart, not to resist forgery.
+/// 32-bit FNV-1a ([`fnv`], folded from 64 bits): stable across runs and platforms (a marker is
+/// part of byte-identical output), cheap, and only meant to tell names apart, not to resist
+/// forgery.
 fn hash(bytes: &[u8]) -> u32 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let h = fnv(FNV_OFFSET, bytes);
     (h ^ (h >> 32)) as u32
 }
 

@@ -3,7 +3,8 @@
 # a change that makes specdiff slower shows where it lands. One pair, one interpreter, few
 # runs: it prints ratios only (each against a baseline measured in the same run, never a
 # wall-clock figure), each beside the last recorded one (bench/recorded-ratios.txt), and
-# writes them to target/bench-short.txt. No threshold: a slower ratio is printed, not failed.
+# writes them to target/bench-short.txt (under CARGO_TARGET_DIR when set, where diff_bench.sh
+# builds). No threshold: a slower ratio is printed, not failed.
 # Record the current ratios as the new reference: bench/short.sh --record.
 #
 #   diff_speedup   difflib's alignment of the two dumps / `specdiff diff` (bench/diff_bench.sh;
@@ -31,8 +32,9 @@ results="$out/ratios.txt"
   echo "diff_vs_parse $(field 'specdiff diff / bare parse (read_dump)')"
   echo "engine_share $(awk -v a="$engine" -v b="$parse" 'BEGIN { printf "%.2f", a / b }')"
 } > "$results"
-mkdir -p target
-cp "$results" target/bench-short.txt
+target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target"
+cp "$results" "$target/bench-short.txt"
 echo "ratios (now; last recorded in bench/recorded-ratios.txt):"
 while read -r name now; do
   last=$(awk -v n="$name" '$1 == n { print $2 }' bench/recorded-ratios.txt 2>/dev/null || true)

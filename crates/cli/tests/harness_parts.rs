@@ -35,7 +35,7 @@ fn the_binary_runs_the_parts_joined() {
     assert!(EMBEDDED == joined, "OUT_DIR/harness.py, which the binary embeds, is not src/harness/*.py joined");
     // The file `specdiff dump` ran, copied by the program from the bottom frame of its stack
     // (the harness's module body).
-    let py = native_interpreters().next().expect("a native interpreter");
+    let py = any_native();
     let work = tempfile::tempdir().expect("a temporary folder");
     let copy = work.path().join("ran.py");
     let program = "import shutil, sys\n\

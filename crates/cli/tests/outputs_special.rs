@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{native_interpreters, repo_root, specdiff};
+use common::{any_native, repo_root, specdiff};
 
 fn demo(name: &str) -> PathBuf {
     repo_root().join("www/demo").join(name)
@@ -38,10 +38,7 @@ fn diff_to(out: &Path) -> Command {
 
 /// `specdiff dump -o OUT -c 'x = 1'` under a native interpreter.
 fn dump_to(out: &Path) -> Command {
-    let python = &native_interpreters()
-        .next()
-        .expect("a native interpreter")
-        .python;
+    let python = &any_native().python;
     let mut c = specdiff();
     c.arg("dump")
         .arg("--python")
@@ -307,7 +304,7 @@ fn a_symbolic_link_is_followed_and_stays_a_link() {
     let script = d.join("prog.py");
     std::fs::write(&script, "x = 1\n").unwrap();
     std::os::unix::fs::symlink("prog.py", d.join("to-script.json")).unwrap();
-    let python = &native_interpreters().next().unwrap().python;
+    let python = &any_native().python;
     let mut cmd = specdiff();
     cmd.arg("dump")
         .arg("--python")

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{native_interpreters, specdiff};
+use common::{any_native, specdiff};
 
 /// A program that starts two `sleep`s (one in its process group, one in a new session, as a
 /// daemon would), writes `<pid> <sleep> <sleep>` to `ready` and waits.
@@ -41,10 +41,7 @@ fn running(pid: i32, what: &str) -> bool {
 
 #[test]
 fn a_sigkilled_dump_leaves_nothing_of_the_program_running() {
-    let python = &native_interpreters()
-        .next()
-        .expect("a native interpreter")
-        .python;
+    let python = &any_native().python;
     let dir = tempfile::tempdir().unwrap();
     let ready = dir.path().join("ready");
     let mut child = specdiff()
@@ -103,10 +100,7 @@ fn a_sigkilled_dump_leaves_nothing_of_the_program_running() {
 /// program killed by a signal is still reported as such (status 128 + the signal).
 #[test]
 fn a_program_killed_by_a_signal_is_still_reported_by_its_signal() {
-    let python = &native_interpreters()
-        .next()
-        .expect("a native interpreter")
-        .python;
+    let python = &any_native().python;
     let dir = tempfile::tempdir().unwrap();
     for (sig, n) in [("SIGTERM", 15), ("SIGUSR2", 12)] {
         let o = specdiff()

@@ -30,7 +30,7 @@ fn sleeper(ready: &Path, with_child: bool, ignore_term: bool) -> String {
 }
 
 fn native() -> &'static Interpreter {
-    native_interpreters().next().expect("a native interpreter")
+    any_native()
 }
 
 /// A private temporary folder for specdiff (`TMPDIR`) and one for the output.

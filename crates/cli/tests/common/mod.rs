@@ -161,6 +161,14 @@ pub fn native_interpreters() -> impl Iterator<Item = &'static Interpreter> {
     interpreters().iter().filter(|i| !i.pyodide)
 }
 
+/// A native interpreter, for tests that need one and do not care which (the first found).
+/// Strict runs have them all; `interpreters()` already fails when none is present.
+pub fn any_native() -> &'static Interpreter {
+    native_interpreters()
+        .next()
+        .expect("a native CPython (pyodide cannot start processes)")
+}
+
 /// The `specdiff` binary under test.
 pub fn specdiff() -> Command {
     Command::new(env!("CARGO_BIN_EXE_specdiff"))

@@ -6,9 +6,10 @@ Sections, in order (each opens with a `# ----` banner and a comment saying what 
     3. Decoding                adaptive bytecode -> dump instruction arrays, as dis would list them
     4. Sampling thread         hotness (sampled stacks) and churn (opcodes changing over time)
     5. Finding code objects    every code object of the run, after it, and what kind each is
-    6. Building the dump       which code is kept and ran, its entries, source lines
-    7. Running the target      command line, __main__, running the program, exit status, main()
-    8. The dump document       assembling the JSON document, timing, writing files atomically
+    6. Tier-2 executors        the JIT's executors of each code object, read after the run
+    7. Building the dump       which code is kept and ran, its entries, source lines
+    8. Running the target      command line, __main__, running the program, exit status, main()
+    9. The dump document       assembling the JSON document, timing, writing files atomically
 
 The Rust CLI copies this file to a temporary folder and runs it (stdlib only, CPython 3.11-3.14).
 It is one file on purpose: importing a second .py file would run importlib's path finder and

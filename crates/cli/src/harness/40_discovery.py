@@ -65,6 +65,11 @@ def find_codes(roots):
     # Snapshot the adaptive bytecode now: whatever library code the harness runs from here on
     # (fnmatch, linecache, json...) must not show up in the dump.
     found.snapshot = {key: code._co_code_adaptive for key, code in codes.items()}
+    # The executors attached to it too (section 6): CPython detaches an invalidated one, so
+    # later harness code could only lose some.
+    found.executors = {key: ex for key, code in codes.items()
+                       for ex in (read_executors(code, found.snapshot[key]),) if ex} \
+        if executors_possible() else {}
     return found
 
 

@@ -1,5 +1,5 @@
 # ---------------------------------------------------------------------------------------------
-# 6. Building the dump
+# 7. Building the dump
 #
 # Owns: choosing the code objects kept (--include/--exclude, --include-unrun), deciding `ran`
 # (the rules in this file's docstring), each code entry with its instruction arrays, hotness
@@ -91,7 +91,10 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
         sites = sampler.churn.get(key)
         if sites:
             add_churn(dump, instructions, sites)
+        executors = [x for x in (decode_trace(dump, *ex) for ex in found.executors.get(key, ()))
+                     if x]
         entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
+                        "_executors": executors,
                         "_ident": ident[key],
                         "ran": key in ran, "parent": index.get(parent.get(key)),
                         "_file_module": file_module(code.co_filename) or (
@@ -223,7 +226,8 @@ def finish_entries(dump, entries, sampler):
             "samples": [sampler.self_hits.get(key, 0), sampler.total_hits.get(key, 0)],
             **({"import_samples": sampler.import_hits[key]} if key in sampler.import_hits else {}),
             "line_samples": sorted(line_hits.get(key, [])),
-            "instructions": e["instructions"]})
+            "instructions": e["instructions"],
+            **({"executors": e["_executors"]} if e["_executors"] else {})})
     for f in files:
         src = source_lines(linecache, f["path"], f.pop("_globals"))
         f["source"] = source_runs(dump, src, need[f["path"]])

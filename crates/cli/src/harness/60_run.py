@@ -1,5 +1,5 @@
 # ---------------------------------------------------------------------------------------------
-# 7. Running the target
+# 8. Running the target
 #
 # Owns: the command line (`parse_args`), a fresh __main__ like `python PATH|-m|-c`
 # (`prepare_main`), the "exec" audit hook that records module bodies, running the program and

@@ -1,5 +1,5 @@
 # ---------------------------------------------------------------------------------------------
-# 8. The dump document
+# 9. The dump document
 #
 # Owns: `make_dump`, which assembles the document (docs/dump-format.md) from sections 5 and 6
 # plus the interpreter's description, and the raw code the CLI finishes it with; `Timer`
@@ -118,6 +118,8 @@ def make_dump(opts, run, sampler, main_code, timer):
               "pystats_build": hasattr(sys, "_stats_clear")
               or "--enable-pystats" in (sysconfig.get_config_var("CONFIG_ARGS") or ""),
               "paths": install_paths(), "counter_backoff_bits": _T.backoff_bits}
+    if _T.enter_executor >= 0:
+        python["jit"] = jit_info()
     return {"format": "specdiff-dump", "version": 1, "generator": GENERATOR, "python": python,
             "run": run, "strings": dump.strings, "ops": dump.ops, "files": files, "code": code,
             "classes": classes, "pystats": None}, raw_code

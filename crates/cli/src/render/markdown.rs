@@ -64,7 +64,7 @@ pub fn render(input: &RenderInput, limit: usize) -> String {
         .functions
         .iter()
         .zip(&input.view.functions)
-        .filter(|(f, _)| f.changes.iter().any(|c| c.kind != ChangeKind::Unchanged))
+        .filter(|(f, _)| f.changes.iter().any(|c| c.kind != ChangeKind::Unchanged) || !f.traces.is_empty())
         .collect();
     let mut shown = 0;
     for (f, v) in &with_sites {
@@ -279,6 +279,11 @@ fn details(input: &RenderInput, f: &FunctionDiff, v: &FunctionView) -> String {
     }
     if changed.len() > SITES_PER_FUNCTION {
         let _ = writeln!(out, "- … {} more sites", changed.len() - SITES_PER_FUNCTION);
+    }
+    for t in f.traces.iter().take(SITES_PER_FUNCTION) {
+        let at = t.line.map_or_else(String::new, |l| format!(" (line {l})"));
+        let _ = writeln!(out, "- **trace {}**: loop jump at offset {}{at}", t.kind.as_str(), t.head_offset);
+        let _ = writeln!(out, "  ↳ {}", prose(&clip(&t.explanation, 600), false));
     }
     out.push_str("\n</details>\n");
     out

@@ -171,6 +171,13 @@ fn function(out: &mut String, input: &RenderInput, f: &FunctionDiff, v: &Functio
     for c in &f.changes {
         change(out, input, f, c, p);
     }
+    for t in &f.traces {
+        let word = format!("trace {}", t.kind.as_str());
+        let word = if t.regression { p.red(&word) } else { p.yellow(&word) };
+        let at = t.line.map_or_else(String::new, |l| format!("  line {l}"));
+        let _ = writeln!(out, "  {word:<14} loop jump at offset {}{}", t.head_offset, p.dim(&at));
+        let _ = writeln!(out, "            {} {}", p.dim("why:"), sentence(&t.explanation));
+    }
 }
 
 fn change(out: &mut String, input: &RenderInput, f: &FunctionDiff, c: &Change, p: Paint) {

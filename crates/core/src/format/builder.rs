@@ -60,6 +60,7 @@ impl DumpBuilder {
                 pystats_build: false,
                 paths: Default::default(),
                 counter_backoff_bits: None,
+                jit: None,
             },
             run: RunInfo {
                 argv: vec!["prog.py".into()],
@@ -168,6 +169,7 @@ impl DumpBuilder {
             import_samples: 0,
             line_samples: vec![],
             instructions: vec![],
+            executors: None,
         };
         CodeBuilder { b: self, code, offset: 0 }
     }

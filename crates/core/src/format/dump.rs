@@ -103,8 +103,36 @@ fn validate(d: &Dump) -> Result<(), InputErrorKind> {
                 }
             }
         }
+        if let Some((path, detail)) = bad_executor(ci, c, ns) {
+            return bad(path, detail);
+        }
     }
     Ok(())
+}
+
+/// The first table index of a code object's executors out of range: a uop's or an exit's
+/// name past the strings, a uop's exit past its executor's exits.
+fn bad_executor(ci: usize, c: &crate::model::CodeInfo, ns: usize) -> Option<(String, String)> {
+    for (ei, e) in c.executors.iter().flatten().enumerate() {
+        let at = |what: String| format!("code[{ci}].executors[{ei}].{what}");
+        let exits = e.exits.as_ref().map_or(0, Vec::len);
+        for (ui, u) in e.uops.iter().enumerate() {
+            if u.name as usize >= ns {
+                return Some((at(format!("uops[{ui}][0]")), format!("string index {} out of range ({ns} strings)", u.name)));
+            }
+            for (k, stub) in [(3, u.exit), (4, u.error)] {
+                if let Some(x) = stub.filter(|&x| x as usize >= exits) {
+                    return Some((at(format!("uops[{ui}][{k}]")), format!("exit index {x} out of range ({exits} exits)")));
+                }
+            }
+        }
+        for (xi, x) in e.exits.iter().flatten().enumerate() {
+            if x.1 as usize >= ns {
+                return Some((at(format!("exits[{xi}][1]")), format!("string index {} out of range ({ns} strings)", x.1)));
+            }
+        }
+    }
+    None
 }
 
 /// Serializes a dump as compact JSON.

@@ -85,6 +85,7 @@ impl<'a> Scanner<'a> {
         let (mut kind, mut parent, mut ran, mut samples) = (None, None, None, None);
         let (mut line_samples, mut instructions) = (None, None);
         let (mut owner, mut made_at, mut body, mut import_samples) = (None, None, None, None);
+        let mut executors = None;
         self.object(|s, key| match key {
             b"file" => once(&mut file, s.u32()?),
             b"module" => once(&mut module, s.u32()?),
@@ -104,6 +105,7 @@ impl<'a> Scanner<'a> {
                 once(&mut line_samples, s.array(entry)?)
             }
             b"instructions" => once(&mut instructions, s.instructions()?),
+            b"executors" => once(&mut executors, s.delegated()?),
             _ => None,
         })?;
         Some(CodeInfo {
@@ -122,6 +124,7 @@ impl<'a> Scanner<'a> {
             import_samples: import_samples.unwrap_or(0),
             line_samples: line_samples?,
             instructions: instructions?,
+            executors: executors.flatten(),
         })
     }
 

@@ -93,6 +93,10 @@ pub struct PythonInfo {
     /// [`CounterLayout::of_version`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter_backoff_bits: Option<u8>,
+    /// What the interpreter says of its JIT (3.13+ with `ENTER_EXECUTOR`); `None` in older
+    /// dumps and on interpreters without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jit: Option<crate::model::jit::JitInfo>,
 }
 
 /// How an adaptive counter's 16-bit word splits into a countdown `value` (high bits) and a
@@ -322,6 +326,10 @@ pub struct CodeInfo {
     pub line_samples: Vec<(u32, u64)>,
     /// The adaptive instructions.
     pub instructions: Vec<Instruction>,
+    /// The JIT's tier-2 executors attached to this code when the run ended, by offset; `None`
+    /// when it had none (and in dumps written before the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executors: Option<Vec<crate::model::jit::Executor>>,
 }
 
 /// The kind of a code object.

@@ -5,6 +5,7 @@
 //! Pipeline per matched pair: normalize → align → classify → explain → summarize.
 
 use crate::engine::align::{align_sites, AlignedRow, RowKind};
+use crate::report::traces::{self, LoopTrace};
 use crate::engine::classify::{build_change, classify, Change, ChangeKind, SiteView};
 pub use crate::report::options::{DiffError, DiffOptions};
 use crate::report::options::RELATED_SIMILARITY;
@@ -224,7 +225,7 @@ impl<'a> DiffSession<'a> {
             let own = program.includes(p);
             program_pairs += own as usize;
             if let Some(f) = fast.as_mut() {
-                if f.identical(&mut self.norm, p.base, p.head) {
+                if f.identical(&mut self.norm, p.base, p.head) && self.identical_traces(p.base, p.head) {
                     let (sites, specialization_sites) = f.count(&mut self.norm, p.base);
                     same += sites;
                     total += 2 * sites;
@@ -247,10 +248,11 @@ impl<'a> DiffSession<'a> {
             tb.merge(&c.tallies.0);
             th.merge(&c.tallies.1);
             summary.counts.merge(&c.counts);
-            let changed = c.counts.changed_sites() > 0;
+            let traces = self.traces(p.base, p.head, &c);
+            let changed = c.counts.changed_sites() > 0 || !traces.is_empty();
             summary.changed += changed as u32;
             if changed || self.options.include_unchanged {
-                functions.push(self.function_diff(p.base, p.head, c));
+                functions.push(self.function_diff(p.base, p.head, c, traces));
             }
         }
         if let Some(f) = fast {
@@ -399,7 +401,32 @@ impl<'a> DiffSession<'a> {
         out
     }
 
-    fn function_diff(&self, b: u32, h: u32, c: Compared) -> FunctionDiff {
+    /// The loop trace changes of a compared pair, loops paired by its site alignment.
+    fn traces(&self, b: u32, h: u32, c: &Compared) -> Vec<LoopTrace> {
+        let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
+        if !traces::any_executor(bc, hc) {
+            return Vec::new();
+        }
+        let pairs: Vec<(u32, u32)> = c
+            .rows
+            .iter()
+            .filter_map(|r| Some((c.base_sites[r.base? as usize].primary, c.head_sites[r.head? as usize].primary)))
+            .collect();
+        traces::loop_traces(self.base, bc, self.head, hc, &pairs)
+    }
+
+    /// For the identical-code fast path: no loop's trace changed either (instructions pair
+    /// one to one).
+    fn identical_traces(&self, b: u32, h: u32) -> bool {
+        let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
+        if !traces::any_executor(bc, hc) {
+            return true;
+        }
+        let pairs: Vec<(u32, u32)> = (0..bc.instructions.len().min(hc.instructions.len()) as u32).map(|i| (i, i)).collect();
+        traces::loop_traces(self.base, bc, self.head, hc, &pairs).is_empty()
+    }
+
+    fn function_diff(&self, b: u32, h: u32, c: Compared, traces: Vec<LoopTrace>) -> FunctionDiff {
         let (bc, hc) = (&self.base.code[b as usize], &self.head.code[h as usize]);
         let (base_id, head_id) = (identity(self.base, bc), identity(self.head, hc));
         let qualname = self.names.1.name(self.head, h).to_string();
@@ -427,11 +454,12 @@ impl<'a> DiffSession<'a> {
             counts: c.counts,
             specialized_before: c.tallies.0.total,
             specialized_after: c.tallies.1.total,
-            score: score(&hotness, regressions),
+            score: score(&hotness, regressions + traces.iter().filter(|t| t.regression).count() as u32),
             hotness,
             edits: c.edits,
             similarity: if n == 0 { 1.0 } else { 2.0 * c.same as f64 / n as f64 },
             rewritten: c.rewritten,
+            traces,
         }
     }
 }

@@ -17,6 +17,7 @@ pub(crate) mod rows;
 pub(crate) mod sent;
 pub(crate) mod stats_diff;
 pub(crate) mod summary;
+pub mod traces;
 pub(crate) mod types;
 pub mod wording;
 

@@ -168,9 +168,18 @@ pub struct FunctionDiff {
     /// line and none is a regression ([`crate::report::rewritten`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rewritten: bool,
+    /// Loops whose JIT trace changed ([`crate::report::traces`]); empty without executors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traces: Vec<crate::report::traces::LoopTrace>,
 }
 
 impl FunctionDiff {
+    /// Loops that lost their trace or whose executor was invalidated: the gate counts them
+    /// beside `regressions`.
+    pub fn trace_regressions(&self) -> u32 {
+        self.traces.iter().filter(|t| t.regression).count() as u32
+    }
+
     /// *Function whose specialization changed*: a changed function with at least one site
     /// whose kind is neither `unchanged`, `added` nor `removed`, so not a code edit alone. A
     /// share link picks among these ([`crate::share::wanted`]).

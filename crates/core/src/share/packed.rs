@@ -306,6 +306,7 @@ fn unpack_code(mut dump: Dump, binary: &[u8]) -> Result<Dump, InputErrorKind> {
             import_samples: 0,
             line_samples: Vec::new(),
             instructions: Vec::new(),
+            executors: None,
         })
         .collect();
     let fields: [fn(&mut CodeInfo) -> &mut u32; 4] = [|c| &mut c.file, |c| &mut c.module, |c| &mut c.qualname, |c| &mut c.name];

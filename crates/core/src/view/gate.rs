@@ -81,10 +81,12 @@ pub fn import_time_note(n: usize) -> String {
 pub fn evaluate(report: &DiffReport, min_hotness: f64, import_time: bool) -> GateResult {
     let unsampled = report.base.samples == 0 && report.head.samples == 0;
     let (mut hot, mut cold, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
-    for f in report.functions.iter().filter(|f| f.regressions > 0) {
+    // A loop that lost its trace (or whose executor was invalidated) counts as a regression.
+    for f in report.functions.iter().filter(|f| f.regressions + f.trace_regressions() > 0) {
         let (hotness, hotness_floor) = (hotness_percent(report, f), hotness_floor_percent(report, f));
         let function = format!("{}:{}", f.module, f.qualname);
-        let entry = GateFunction { function, regressions: f.regressions, hotness, hotness_floor };
+        let regressions = f.regressions + f.trace_regressions();
+        let entry = GateFunction { function, regressions, hotness, hotness_floor };
         // The report's flag: the one definition every output shares (`report/import_time.rs`).
         if !import_time && f.import_time {
             skipped.push(entry);

@@ -32,6 +32,15 @@ pub struct Overview {
     pub import_time_regressions: u32,
     /// *Gain*: a `gained` site of a matched function.
     pub gains: u32,
+    /// *Lost trace*: a loop of a matched function, not import-time code, whose JIT executor
+    /// head lost or had invalidated ([`crate::report::traces`]); the gate counts it. Left out
+    /// of the JSON when 0 (every diff of dumps without executors).
+    #[serde(skip_serializing_if = "no_traces")]
+    pub lost_traces: u32,
+}
+
+fn no_traces(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Overview {
@@ -50,13 +59,14 @@ impl Overview {
             regressed_functions: regressed,
             import_time_regressions: summary.import_time_regressions,
             gains: summary.counts.gained,
+            lost_traces: functions.iter().filter(|f| !f.import_time).map(FunctionDiff::trace_regressions).sum(),
         }
     }
 
     /// One sentence: `"6 regressions in 4 functions, 1 gain"`, with import-time regressions in
     /// parentheses.
     pub fn headline(&self) -> String {
-        if self.regressions == 0 && self.gains == 0 && self.changed == 0 {
+        if self.regressions == 0 && self.gains == 0 && self.changed == 0 && self.lost_traces == 0 {
             return "no specialization changes".into();
         }
         let mut s = if self.regressions == 0 {
@@ -73,6 +83,13 @@ impl Overview {
         }
         if self.import_time_regressions > 0 {
             s.push_str(&format!(" ({} more at import time)", self.import_time_regressions));
+        }
+        if self.lost_traces > 0 {
+            let loops = count(self.lost_traces as u64, "loop", "loops");
+            if self.regressions == 0 {
+                s = s.replacen("no regressions", "no site regressions", 1);
+            }
+            s.push_str(&format!("; {loops} lost {} JIT trace", if self.lost_traces == 1 { "its" } else { "their" }));
         }
         s
     }

@@ -53,6 +53,7 @@ fn sample() -> Dump {
         import_samples: 0,
         line_samples: vec![],
         instructions: ins,
+        executors: None,
     };
     let mut g_ins = ins(0, 1, 4);
     g_ins.churn = Some(Churn {

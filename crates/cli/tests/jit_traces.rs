@@ -1,0 +1,207 @@
+//! The JIT's tier-2 traces (issue 35) on native CPython 3.14 and 3.15 with `PYTHON_JIT=1`:
+//! the dump records every executor attached to a loop (its uops with their bytecode offsets,
+//! its exits, the schema holds), and the diff reports each loop change of the corpus in
+//! `tests/programs/jit/CASE/{base.py,head.py,case.json}` with the right kind, line and cause,
+//! the gate failing exactly on lost traces; `unchanged` is the noise floor with the JIT on.
+//!
+//! `case.json`: `what`, `function` (qualname in `__main__`), `kind` (`lost`, `gained`,
+//! `changed`, `invalidated`, or `null`: no trace change anywhere), `line` (the loop jump's head
+//! line, optional), `explains` (a phrase the trace's explanation holds), `gate` (whether
+//! `--fail-on-regression` fails), optional `diff_args`. Every program is dumped once per
+//! interpreter (all tests share the dumps).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::{interpreters, read, repo_root, specdiff, Interpreter};
+use serde_json::Value;
+
+fn corpus() -> PathBuf {
+    repo_root().join("crates/cli/tests/programs/jit")
+}
+
+/// The native interpreters with executors to read (3.14+).
+fn jit_interpreters() -> Vec<&'static Interpreter> {
+    interpreters().iter().filter(|i| !i.pyodide && i.version() >= (3, 14)).collect()
+}
+
+fn cases() -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(corpus())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|d| d.join("case.json").exists())
+        .map(|d| {
+            let spec = serde_json::from_str(&std::fs::read_to_string(d.join("case.json")).unwrap()).unwrap();
+            (d.file_name().unwrap().to_string_lossy().into_owned(), spec)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn dump_jit(py: &Interpreter, script: &Path, out: &Path, jit: &str) {
+    let o = specdiff()
+        .env("PYTHON_JIT", jit)
+        .args(["dump", "--python"])
+        .arg(&py.python)
+        .arg("-o")
+        .arg(out)
+        .arg(script)
+        .current_dir(corpus())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}: {}", script.display(), String::from_utf8_lossy(&o.stderr));
+}
+
+/// Every case dumped once per interpreter with the JIT on: the folder holding
+/// `CASE-{base,head}-MINOR.json`.
+fn dumps() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        for py in jit_interpreters() {
+            std::thread::scope(|s| {
+                for (name, _) in cases() {
+                    for side in ["base", "head"] {
+                        let (dir, name) = (dir.path(), name.clone());
+                        s.spawn(move || {
+                            let out = dir.join(format!("{name}-{side}-{}.json", py.minor));
+                            dump_jit(py, &corpus().join(&name).join(format!("{side}.py")), &out, "1");
+                        });
+                    }
+                }
+            });
+        }
+        dir
+    })
+    .path()
+}
+
+fn dump_path(case: &str, side: &str, py: &Interpreter) -> PathBuf {
+    dumps().join(format!("{case}-{side}-{}.json", py.minor))
+}
+
+fn diff(case: &str, py: &Interpreter, extra: &[&str]) -> (Value, bool) {
+    let o: std::process::Output = specdiff()
+        .args(["diff", "--format", "json", "--fail-on-regression"])
+        .args(extra)
+        .arg(dump_path(case, "base", py))
+        .arg(dump_path(case, "head", py))
+        .output()
+        .unwrap();
+    let failed = match o.status.code() {
+        Some(0) => false,
+        Some(1) => true,
+        _ => panic!("{case} {}: {}", py.minor, String::from_utf8_lossy(&o.stderr)),
+    };
+    (serde_json::from_slice(&o.stdout).unwrap(), failed)
+}
+
+#[test]
+fn dumps_record_each_loop_executor_with_its_uops_offsets_and_exits() {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("docs/dump.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for py in jit_interpreters() {
+        let path = dump_path("type_mixed", "base", py);
+        let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).take(5).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{}: {}", py.minor, errors.join("\n"));
+        let d = read(&path);
+        let jit = d.python.jit.clone().expect("3.14+ says what its JIT is");
+        assert_eq!((jit.executors_readable, jit.enabled), (true, Some(true)), "{}", py.minor);
+        let c = d.code.iter().find(|c| d.str(c.qualname) == "total").unwrap();
+        let exs = c.executors.as_ref().unwrap_or_else(|| panic!("{}: `total`'s loop has no executor", py.minor));
+        assert_eq!(exs.len(), 1, "{}", py.minor);
+        let e = &exs[0];
+        // Attached to the loop's jump; every uop offset is an instruction of `total`.
+        let jump = c.instructions.iter().find(|i| i.offset == e.offset).unwrap();
+        assert_eq!(d.op(jump).name, "JUMP_BACKWARD_JIT", "{}", py.minor);
+        assert!(e.valid && e.uops.len() > 10 && (e.uops.len() as u32) < e.length, "{}: {e:?}", py.minor);
+        let offsets: Vec<u32> = c.instructions.iter().map(|i| i.offset).collect();
+        for u in &e.uops {
+            assert!(u.offset.is_none_or(|o| offsets.contains(&o)), "{}: uop {} at {:?}", py.minor, d.str(u.name), u.offset);
+        }
+        // The add in the loop: its uop and its guard's exit, both at the BINARY_OP.
+        let add = c.instructions.iter().find(|i| d.op(i).name == "BINARY_OP_ADD_INT").unwrap();
+        let exits = e.exits.as_ref().expect("the stubs are told from the trace");
+        assert!(
+            e.uops.iter().any(|u| d.str(u.name).starts_with("_BINARY_OP_ADD_INT") && u.offset == Some(add.offset)),
+            "{}",
+            py.minor
+        );
+        let guard = e.uops.iter().find(|u| d.str(u.name).starts_with("_GUARD_") && u.offset == Some(add.offset)).unwrap();
+        let exit = &exits[guard.exit.unwrap() as usize];
+        assert_eq!((exit.0.as_str(), exit.2), ("side", Some(add.offset)), "{}", py.minor);
+    }
+}
+
+#[test]
+fn without_the_jit_nothing_is_recorded() {
+    for py in jit_interpreters() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("off.json");
+        dump_jit(py, &corpus().join("type_mixed/base.py"), &out, "0");
+        let d = read(&out);
+        assert_eq!(d.python.jit.as_ref().and_then(|j| j.enabled), Some(false), "{}", py.minor);
+        assert!(d.code.iter().all(|c| c.executors.is_none()), "{}", py.minor);
+    }
+}
+
+#[test]
+fn the_corpus_loop_changes_are_reported_with_their_kind_and_cause() {
+    let mut problems = Vec::new();
+    for py in jit_interpreters() {
+        for (name, spec) in cases() {
+            let extra: Vec<&str> = spec["diff_args"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let (report, failed) = diff(&name, py, &extra);
+            let all: Vec<&Value> = report["functions"].as_array().unwrap().iter().flat_map(|f| f["traces"].as_array().into_iter().flatten()).collect();
+            let at = format!("{name} on {}", py.minor);
+            if failed != spec["gate"].as_bool().unwrap() {
+                problems.push(format!("{at}: gate failed = {failed}"));
+            }
+            let Some(kind) = spec["kind"].as_str() else {
+                if !all.is_empty() {
+                    problems.push(format!("{at}: expected no trace change, got {all:?}"));
+                }
+                continue;
+            };
+            let function = report["functions"].as_array().unwrap().iter().find(|f| f["qualname"] == spec["function"]);
+            let traces: Vec<&Value> = function.map(|f| f["traces"].as_array().into_iter().flatten().collect()).unwrap_or_default();
+            let found = traces.iter().find(|t| {
+                t["kind"] == kind
+                    && (spec["line"].is_null() || t["line"] == spec["line"])
+                    && t["explanation"].as_str().unwrap().contains(spec["explains"].as_str().unwrap())
+            });
+            if found.is_none() {
+                problems.push(format!("{at}: no `{kind}` trace explained with {:?}: {traces:?}", spec["explains"]));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn an_unchanged_program_dumped_twice_with_the_jit_shows_no_trace_change() {
+    // The noise floor: the same program, two runs, the JIT on; and each run against itself.
+    for py in jit_interpreters() {
+        let dir = tempfile::tempdir().unwrap();
+        let again = dir.path().join("again.json");
+        dump_jit(py, &corpus().join("generator_in_loop/head.py"), &again, "1");
+        let o = specdiff()
+            .args(["diff", "--format", "json", "--fail-on-regression"])
+            .arg(dump_path("generator_in_loop", "head", py))
+            .arg(&again)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}: {}", py.minor, String::from_utf8_lossy(&o.stdout));
+        let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(
+            report["functions"].as_array().unwrap().iter().all(|f| f["traces"].is_null()),
+            "{}: {report}",
+            py.minor
+        );
+    }
+}

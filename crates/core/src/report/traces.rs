@@ -1,0 +1,282 @@
+//! What changed in the JIT's traces of a function's loops (`docs/diff-format.md`, `traces`):
+//! loops paired by the site alignment of their `JUMP_BACKWARD`, then per pair whether a
+//! tier-2 executor was attached on each side when the run ended, whether it was still valid,
+//! and its main trace's uops aligned base → head with `similar`, with the exits the head
+//! trace has where base's had none and, where the dumps show it, why: the instruction the new
+//! exit resumes at lost or changed its specialization. Dumps without executors give nothing.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+use crate::model::{CodeInfo, Dump, Executor};
+
+/// How a loop's trace changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceChangeKind {
+    /// Base had an executor on the loop, head has none: the loop runs in tier 1. A regression.
+    Lost,
+    /// Head has an executor where base had none.
+    Gained,
+    /// Head's executor is attached but no longer valid (base's was). A regression.
+    Invalidated,
+    /// Both have one, and the main traces' uops or exits differ.
+    Changed,
+}
+
+impl TraceChangeKind {
+    /// The kind's word, as in the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lost => "lost",
+            Self::Gained => "gained",
+            Self::Invalidated => "invalidated",
+            Self::Changed => "changed",
+        }
+    }
+}
+
+/// One loop whose trace changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopTrace {
+    /// What changed.
+    pub kind: TraceChangeKind,
+    /// Byte offset of the loop's jump in base.
+    pub base_offset: u32,
+    /// Byte offset of the loop's jump in head.
+    pub head_offset: u32,
+    /// Head's source line of the jump.
+    pub line: Option<u32>,
+    /// Uops in base's main trace (`None`: no executor).
+    pub base_uops: Option<u32>,
+    /// Uops in head's main trace.
+    pub head_uops: Option<u32>,
+    /// Uop names only base's trace has, in order (aligned with `similar`).
+    pub removed_uops: Vec<String>,
+    /// Uop names only head's trace has, in order.
+    pub added_uops: Vec<String>,
+    /// Exits of head's trace at instructions where base's had none of that kind.
+    pub new_exits: Vec<NewExit>,
+    /// Instructions head's trace went through whose adaptive opname differs from their aligned
+    /// base instruction's: `[line, base opname, head opname]`, in trace order, each once.
+    pub respecialized: Vec<(Option<u32>, String, String)>,
+    /// `lost` or `invalidated`: the gate counts it.
+    pub regression: bool,
+    /// One sentence.
+    pub explanation: String,
+}
+
+/// An exit head's trace has that base's has not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewExit {
+    /// `side`, `deopt`, `error` or `other` (`docs/dump-format.md`, "Executors").
+    pub kind: String,
+    /// Head byte offset of the instruction tier 1 resumes at.
+    pub offset: u32,
+    /// Its source line.
+    pub line: Option<u32>,
+    /// Its adaptive opname in head.
+    pub opname: String,
+    /// Its opname in base, when the instruction is paired and named otherwise there.
+    pub base_opname: Option<String>,
+    /// The uops whose guard leaves by it.
+    pub guards: Vec<String>,
+}
+
+/// True when either side has an executor: nothing to compare otherwise.
+pub(crate) fn any_executor(bc: &CodeInfo, hc: &CodeInfo) -> bool {
+    bc.executors.is_some() || hc.executors.is_some()
+}
+
+/// The trace changes of one function pair. `pairs` are the aligned instruction indices
+/// (base, head) of the whole function, used to pair loops and to name what an exit's
+/// instruction was in base.
+pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, pairs: &[(u32, u32)]) -> Vec<LoopTrace> {
+    if !any_executor(bc, hc) {
+        return Vec::new();
+    }
+    let head_to_base: HashMap<u32, u32> = pairs.iter().map(|&(b, h)| (h, b)).collect();
+    let by_offset = |c: &CodeInfo| -> HashMap<u32, u32> {
+        c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect()
+    };
+    let (b_at, h_at) = (by_offset(bc), by_offset(hc));
+    let mut out = Vec::new();
+    let is_loop = |d: &Dump, c: &CodeInfo, i: u32| c.instructions.get(i as usize).is_some_and(|ins| d.op(ins).family == "JUMP_BACKWARD");
+    for &(bi, hi) in pairs {
+        if !is_loop(base, bc, bi) || !is_loop(head, hc, hi) {
+            continue;
+        }
+        let (bo, ho) = (bc.instructions[bi as usize].offset, hc.instructions[hi as usize].offset);
+        let be = executor_at(bc, bo);
+        let he = executor_at(hc, ho);
+        let line = hc.instructions[hi as usize].line;
+        let names = |d: &Dump, e: &Executor| e.uops.iter().map(|u| d.str(u.name).to_string()).collect::<Vec<_>>();
+        let mut t = LoopTrace {
+            kind: TraceChangeKind::Changed,
+            base_offset: bo,
+            head_offset: ho,
+            line,
+            base_uops: be.map(|e| e.uops.len() as u32),
+            head_uops: he.map(|e| e.uops.len() as u32),
+            removed_uops: vec![],
+            added_uops: vec![],
+            new_exits: vec![],
+            respecialized: vec![],
+            regression: false,
+            explanation: String::new(),
+        };
+        match (be, he) {
+            (None, None) => continue,
+            (Some(_), None) => {
+                t.kind = TraceChangeKind::Lost;
+                t.regression = true;
+                t.explanation = lost_why(base, bc, bi, head, hc, hi);
+            }
+            (None, Some(_)) => {
+                t.kind = TraceChangeKind::Gained;
+                t.explanation = "the loop is traced in head: a tier-2 executor is attached to its jump".into();
+            }
+            (Some(b), Some(h)) => {
+                let (bn, hn) = (names(base, b), names(head, h));
+                for op in capture_diff_slices(Algorithm::Myers, &bn, &hn) {
+                    match op {
+                        DiffOp::Equal { .. } => {}
+                        DiffOp::Delete { old_index, old_len, .. } => t.removed_uops.extend_from_slice(&bn[old_index..old_index + old_len]),
+                        DiffOp::Insert { new_index, new_len, .. } => t.added_uops.extend_from_slice(&hn[new_index..new_index + new_len]),
+                        DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                            t.removed_uops.extend_from_slice(&bn[old_index..old_index + old_len]);
+                            t.added_uops.extend_from_slice(&hn[new_index..new_index + new_len]);
+                        }
+                    }
+                }
+                t.new_exits = new_exits(base, bc, b, head, hc, h, &head_to_base, &b_at, &h_at);
+                t.respecialized = respecialized(base, bc, head, hc, h, &head_to_base, &h_at);
+                if b.valid && !h.valid {
+                    t.kind = TraceChangeKind::Invalidated;
+                    t.regression = true;
+                    t.explanation = "head's executor on the loop is no longer valid: its next entry leaves for tier 1".into();
+                } else if t.added_uops.is_empty() && t.removed_uops.is_empty() && t.new_exits.is_empty() {
+                    continue;
+                } else {
+                    t.explanation = changed_why(&t);
+                }
+            }
+        }
+        out.push(t);
+    }
+    out
+}
+
+fn executor_at(c: &CodeInfo, offset: u32) -> Option<&Executor> {
+    c.executors.iter().flatten().find(|e| e.offset == offset)
+}
+
+/// Why a loop has no executor in head, as far as the dumps tell.
+fn lost_why(base: &Dump, bc: &CodeInfo, bi: u32, head: &Dump, hc: &CodeInfo, hi: u32) -> String {
+    let jit_on = |d: &Dump| d.python.jit.as_ref().and_then(|j| j.enabled);
+    if jit_on(head) == Some(false) && jit_on(base) != Some(false) {
+        return "the loop is no longer traced: the JIT was off in head's run".into();
+    }
+    let (bop, hop) = (&base.op(&bc.instructions[bi as usize]).name, &head.op(&hc.instructions[hi as usize]).name);
+    if bop != hop {
+        return format!("the loop is no longer traced: its jump is {hop} in head where base had {bop}");
+    }
+    "the loop is no longer traced: no executor was attached to its jump when head's run ended (never built, or invalidated and detached)".into()
+}
+
+/// The instructions of head's trace (this code's own) whose opname differs from base's.
+fn respecialized(
+    base: &Dump,
+    bc: &CodeInfo,
+    head: &Dump,
+    hc: &CodeInfo,
+    h: &Executor,
+    head_to_base: &HashMap<u32, u32>,
+    h_at: &HashMap<u32, u32>,
+) -> Vec<(Option<u32>, String, String)> {
+    let mut out: Vec<(Option<u32>, String, String)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for off in h.uops.iter().filter_map(|u| u.offset) {
+        let Some(&hi) = h_at.get(&off) else { continue };
+        if !seen.insert(hi) {
+            continue;
+        }
+        let Some(&bi) = head_to_base.get(&hi) else { continue };
+        let (hins, bins) = (&hc.instructions[hi as usize], &bc.instructions[bi as usize]);
+        let (bop, hop) = (&base.op(bins).name, &head.op(hins).name);
+        if bop != hop && head.op(hins).family != "JUMP_BACKWARD" {
+            out.push((hins.line, bop.clone(), hop.clone()));
+        }
+    }
+    out
+}
+
+fn changed_why(t: &LoopTrace) -> String {
+    let (b, h) = (t.base_uops.unwrap_or(0), t.head_uops.unwrap_or(0));
+    let mut s = format!("the trace changed: {b} → {h} uops");
+    if let Some((line, bop, hop)) = t.respecialized.first() {
+        let line = line.map_or("?".to_string(), |l| l.to_string());
+        s += &format!("; the instruction at line {line} in the loop is {hop} where base had {bop}, and the trace follows it");
+        if let Some(e) = t.new_exits.iter().find(|e| e.opname == *hop) {
+            s += &format!(" with a new {} exit there", e.kind);
+        }
+    } else if let Some(e) = t.new_exits.iter().find(|e| e.base_opname.is_some()) {
+        let was = e.base_opname.as_deref().unwrap_or("");
+        s += &format!(
+            "; the instruction at line {} is {} where base had {was}, and the trace now has {} {} exit there",
+            e.line.map_or("?".to_string(), |l| l.to_string()),
+            e.opname,
+            if e.kind == "error" { "an" } else { "a" },
+            e.kind
+        );
+    } else if let Some(e) = t.new_exits.first() {
+        let line = e.line.map_or("?".to_string(), |l| l.to_string());
+        s += &format!("; a new {} exit at line {line} ({})", e.kind, e.opname);
+        if t.new_exits.len() > 1 {
+            s += &format!(" and {} more", t.new_exits.len() - 1);
+        }
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn new_exits(
+    base: &Dump,
+    bc: &CodeInfo,
+    b: &Executor,
+    head: &Dump,
+    hc: &CodeInfo,
+    h: &Executor,
+    head_to_base: &HashMap<u32, u32>,
+    b_at: &HashMap<u32, u32>,
+    h_at: &HashMap<u32, u32>,
+) -> Vec<NewExit> {
+    let (Some(bx), Some(hx)) = (&b.exits, &h.exits) else { return vec![] };
+    let base_has: std::collections::HashSet<(&str, u32)> =
+        bx.iter().filter_map(|x| Some((x.0.as_str(), *b_at.get(&x.2?)?))).collect();
+    let mut out: Vec<NewExit> = Vec::new();
+    for (xi, x) in hx.iter().enumerate() {
+        let Some(off) = x.2 else { continue };
+        let Some(&hi) = h_at.get(&off) else { continue };
+        let paired = head_to_base.get(&hi).copied();
+        if paired.is_some_and(|bi| base_has.contains(&(x.0.as_str(), bi))) {
+            continue;
+        }
+        if out.iter().any(|e| e.offset == off && e.kind == x.0) {
+            continue;
+        }
+        let hins = &hc.instructions[hi as usize];
+        let opname = head.op(hins).name.clone();
+        let base_opname = paired.map(|bi| base.op(&bc.instructions[bi as usize]).name.clone()).filter(|n| *n != opname);
+        let guards = h
+            .uops
+            .iter()
+            .filter(|u| u.exit == Some(xi as u32) || u.error == Some(xi as u32))
+            .map(|u| head.str(u.name).to_string())
+            .collect();
+        out.push(NewExit { kind: x.0.clone(), offset: off, line: hins.line, opname, base_opname, guards });
+    }
+    out
+}

@@ -18,6 +18,8 @@ static COST_MODEL: DocumentKind = DocumentKind {
 const COMMITTED: &[((u32, u32), &str, &str)] = &[
     ((3, 12), "3.12.json", include_str!("../../cost-models/3.12.json")),
     ((3, 13), "3.13.json", include_str!("../../cost-models/3.13.json")),
+    ((3, 14), "3.14.json", include_str!("../../cost-models/3.14.json")),
+    ((3, 15), "3.15.json", include_str!("../../cost-models/3.15.json")),
 ];
 
 /// Reads a cost model (plain or gzip JSON). `file` names it in error messages.

@@ -9,8 +9,11 @@
 //! - [`FunctionView`]: one row per changed function, its hotness as an estimate with its 95 %
 //!   interval ([`hotness`]);
 //! - [`GateResult`]: the regression gate's verdict and its reasons, when asked for ([`gate`]);
-//! - what a share link leaves out ([`View::link_note`]).
+//! - what a share link leaves out ([`View::link_note`]);
+//! - what a regressed site or function costs as a share of run time, estimated with a
+//!   [`CostModel`](crate::model::CostModel) ([`cost`]; not yet shown by the outputs).
 
+pub mod cost;
 pub mod gate;
 pub mod hotness;
 pub mod overview;

@@ -1,12 +1,13 @@
 //! `specdiff calibrate`: measure what each specialized form saves per execution on one
 //! interpreter (the embedded `calibrate/calibrate.py`, `docs/cost-model.md`), keep the result in
-//! the user's cache dir so each interpreter is measured once.
+//! the user's cache dir so each interpreter is measured once, and find the model `diff --cost`
+//! uses.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use specdiff_core::format::{read_cost_model, ReadLimits};
-use specdiff_core::model::CostModel;
+use specdiff_core::format::{committed_cost_model, read_cost_model, ReadLimits};
+use specdiff_core::model::{CostModel, Dump};
 // run-stable, unlike std's hasher: the cache key must not change between builds
 use specdiff_core::util::fnv::{fnv, FNV_OFFSET};
 
@@ -122,6 +123,22 @@ fn which(python: &Path) -> Option<PathBuf> {
         return Some(python.to_path_buf());
     }
     std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(python)).find(|p| p.is_file())
+}
+
+/// The model `diff --cost` estimates with: the file given, else the cached calibration of the
+/// head run's interpreter (the same x.y.z), else the model committed for its version.
+pub fn model_for(given: Option<&Path>, head: &Dump) -> Result<Option<CostModel>, String> {
+    if let Some(file) = given {
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", display_path(file)))?;
+        return read_cost_model(&display_path(file), &bytes, ReadLimits::default()).map(Some).map_err(|e| e.to_string());
+    }
+    let (major, minor, micro, ..) = head.python.version_info;
+    let interpreter = Path::new(&head.python.executable);
+    let cached = interpreter.is_file().then(|| cache_file(interpreter)).flatten().and_then(|f| {
+        let bytes = std::fs::read(&f).ok()?;
+        read_cost_model(&display_path(&f), &bytes, ReadLimits::default()).ok()
+    });
+    Ok(cached.filter(|m| m.python == format!("{major}.{minor}.{micro}")).or_else(|| committed_cost_model((major, minor))))
 }
 
 /// The model as a table: one line per form, then what was not measured.

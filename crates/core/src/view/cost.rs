@@ -14,6 +14,7 @@
 
 use crate::engine::{Cause, Change, ChangeKind};
 use crate::model::{CostModel, Dump, FormCost};
+use crate::report::wording::percent;
 use crate::report::{DiffReport, FunctionDiff};
 use crate::view::hotness::share_interval;
 
@@ -35,8 +36,10 @@ pub struct CostShare {
 impl CostShare {
     const ZERO: CostShare = CostShare { percent: 0.0, low: 0.0, high: 0.0 };
 
+    /// The sum of two disjoint parts of one run: never above the whole run.
     fn plus(self, other: CostShare) -> CostShare {
-        CostShare { percent: self.percent + other.percent, low: self.low + other.low, high: self.high + other.high }
+        let capped = |x: f64| x.min(100.0);
+        CostShare { percent: capped(self.percent + other.percent), low: capped(self.low + other.low), high: capped(self.high + other.high) }
     }
 }
 
@@ -162,4 +165,81 @@ fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32) -> (f64, f64,
     } else {
         total
     }
+}
+
+/// The estimate of a whole diff: each function with regressions, and their sum.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DiffCost {
+    /// The interpreter the model was measured on, `"3.12.1"`.
+    pub model_python: String,
+    /// The sum over functions outside import-time code.
+    pub total: CostShare,
+    /// Regressed sites not estimated, in those functions.
+    pub not_estimated: u32,
+    /// Each function with regressions, in the report's order.
+    pub functions: Vec<FunctionCost>,
+}
+
+/// One function's estimate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FunctionCost {
+    /// Module name.
+    pub module: String,
+    /// The report's display name.
+    pub qualname: String,
+    /// Import-time code: left out of the total.
+    pub import_time: bool,
+    /// The sum of its estimated sites.
+    pub share: CostShare,
+    /// Its regressed sites, each with its estimate or why there is none.
+    pub sites: Vec<SiteEstimate>,
+}
+
+/// One regressed site and its estimate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SiteEstimate {
+    /// The family.
+    pub family: String,
+    /// Base opname.
+    pub base: Option<String>,
+    /// Head opname.
+    pub head: Option<String>,
+    /// Head's line.
+    pub line: Option<u32>,
+    /// The estimate.
+    pub cost: SiteCost,
+}
+
+/// The estimate of every regressed site of `report`, priced with `model`.
+pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCost {
+    let mut total = CostShare::ZERO;
+    let mut not_estimated = 0;
+    let mut functions = Vec::new();
+    for f in report.functions.iter().filter(|f| f.regressions > 0) {
+        let sites: Vec<SiteEstimate> = f
+            .changes
+            .iter()
+            .filter(|c| c.kind.is_regression())
+            .map(|c| SiteEstimate {
+                family: c.family.clone(),
+                base: c.base.clone(),
+                head: c.head.clone(),
+                line: c.head_line,
+                cost: site_cost(report, head, model, f, c),
+            })
+            .collect();
+        let (share, unknown) = function_cost(report, head, model, f);
+        if !f.import_time {
+            total = total.plus(share);
+            not_estimated += unknown;
+        }
+        functions.push(FunctionCost { module: f.module.clone(), qualname: f.qualname.clone(), import_time: f.import_time, share, sites });
+    }
+    DiffCost { model_python: model.python.clone(), total, not_estimated, functions }
+}
+
+/// `≈ 2.1% of run time (1.2%–3.4%)`.
+pub fn cost_sentence(share: &CostShare) -> String {
+    let p = |x: f64| percent(x / 100.0);
+    format!("≈ {} of run time ({}–{})", p(share.percent), p(share.low), p(share.high))
 }

@@ -13,6 +13,7 @@ use specdiff_core::format::read_dump;
 use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::diff_stats;
 use specdiff_core::report::wording::count;
+use specdiff_core::view::cost::diff_cost;
 use specdiff_core::view::{GateOptions, View, DEFAULT_MIN_HOTNESS};
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
@@ -78,6 +79,17 @@ pub struct DiffArgs {
     /// import-time code only with --gate-import-time).
     #[arg(long)]
     pub fail_on_regression: bool,
+
+    /// Estimate what the regressions cost as a share of the head run's time
+    /// (docs/cost-model.md), with the cost model of --cost-model, else the one
+    /// `specdiff calibrate` cached for the head run's interpreter, else the one measured here
+    /// for its version.
+    #[arg(long)]
+    pub cost: bool,
+
+    /// The cost model for --cost (`specdiff calibrate -o FILE`).
+    #[arg(long, value_name = "FILE", requires = "cost")]
+    pub cost_model: Option<PathBuf>,
 
     /// With --fail-on-regression: a function is hot when its samples show, with 95%
     /// confidence, that at least PERCENT of a run's samples have it on the stack, in the base or
@@ -255,6 +267,13 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     let min_hotness = args.min_hotness.unwrap_or(DEFAULT_MIN_HOTNESS);
     let gate = args.fail_on_regression.then_some(GateOptions { min_hotness, import_time: args.gate_import_time });
     let mut view = View::of(&report, gate);
+    if args.cost {
+        let Some(model) = crate::calibrate_cmd::model_for(args.cost_model.as_deref(), &head)? else {
+            let (major, minor, ..) = head.python.version_info;
+            return Err(format!("--cost: no cost model for CPython {major}.{minor}; make one with `specdiff calibrate --python PATH -o FILE` and pass --cost-model FILE"));
+        };
+        view = view.with_cost(diff_cost(&report, &head, &model));
+    }
     let cap = args.link_cap.unwrap_or(specdiff_core::share::DEFAULT_CAP_CHARS);
     let options = specdiff_core::share::LinkOptions { cap, redact: args.redact };
     let link = match link_base {

@@ -7,6 +7,7 @@
 //! (the dump is still written, unless the program left through `os._exit`); 128 + the signal
 //! number when specdiff was stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129).
 
+mod calibrate_cmd;
 mod command_line;
 mod diff_cmd;
 mod dump_cmd;
@@ -72,6 +73,9 @@ enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Import raw pystats files (/tmp/py_stats/*.txt) into specdiff's stats format.
     Stats(stats_cmd::StatsArgs),
+    /// Measure what each specialized form saves per execution on an interpreter (cached per
+    /// interpreter; `--refresh` measures again). Diffs estimate costs with it.
+    Calibrate(calibrate_cmd::CalibrateArgs),
     /// Open one or two dumps in the web viewer, served on 127.0.0.1 until Ctrl-C.
     View(view_cmd::ViewArgs),
 }
@@ -97,6 +101,7 @@ fn main() {
         Command::Diff(args) => diff_cmd::run(args),
         Command::Stats(args) => stats_cmd::run(args).map(|()| 0),
         Command::View(args) => view_cmd::run(args).map(|()| 0),
+        Command::Calibrate(args) => calibrate_cmd::run(args).map(|()| 0),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -339,7 +339,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["output", "input"],
             &["python", "render", "gate", "link", "serve"],
             &["viewer", "stats_cmd"],
-            &["dump_cmd", "diff_cmd", "view_cmd"],
+            &["dump_cmd", "diff_cmd", "view_cmd", "calibrate_cmd"],
         ],
     ),
     (

@@ -219,6 +219,15 @@ pub fn default_python() -> String {
     }
 }
 
+/// Where specdiff keeps what it can make again (calibrated cost models): `$XDG_CACHE_HOME`, else
+/// `~/.cache` (Unix), `%LOCALAPPDATA%` (Windows), then `specdiff`; `None` when the
+/// environment names no such place.
+pub fn cache_dir() -> Option<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = if cfg!(windows) { set("LOCALAPPDATA") } else { set("XDG_CACHE_HOME").or_else(|| set("HOME").map(|h| h.join(".cache"))) };
+    base.map(|b| b.join("specdiff"))
+}
+
 /// The first of `names` that is a file in `dir`.
 fn python_in(dir: &Path, names: &[&str]) -> Option<PathBuf> {
     names.iter().map(|n| dir.join(n)).find(|p| p.is_file())

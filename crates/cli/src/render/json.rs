@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 use specdiff_core::report::{DiffReport, StatsDiff};
+use specdiff_core::view::cost::DiffCost;
 use specdiff_core::view::{FunctionView, GateResult, Overview};
 
 use super::RenderInput;
@@ -29,11 +30,14 @@ struct Output<'a> {
 struct ViewOutput<'a> {
     overview: &'a Overview,
     functions: &'a [FunctionView],
+    /// `--cost`: the regressions' estimated cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<&'a DiffCost>,
 }
 
 /// Renders the report as pretty-printed JSON, ending in a newline.
 pub fn render(input: &RenderInput) -> Vec<u8> {
-    let view = ViewOutput { overview: &input.view.overview, functions: &input.view.functions };
+    let view = ViewOutput { overview: &input.view.overview, functions: &input.view.functions, cost: input.view.cost.as_ref() };
     let out = Output { report: input.report, stats_diff: input.stats, gate: input.view.gate.as_ref(), view, link: input.link };
     let mut bytes = serde_json::to_vec_pretty(&out).expect("the report serializes");
     bytes.push(b'\n');

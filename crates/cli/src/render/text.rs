@@ -66,6 +66,19 @@ impl Paint {
 
 /// Renders the whole text report. `all`: list every function on one side (not only the
 /// first few).
+/// `--cost`: the regressions' estimated share of run time, in total and per function.
+fn cost_lines(out: &mut String, cost: &specdiff_core::view::cost::DiffCost) {
+    use specdiff_core::view::cost::cost_sentence;
+    let unknown = match cost.not_estimated {
+        0 => String::new(),
+        n => format!("; {} not estimated", count(n as u64, "site", "sites")),
+    };
+    let _ = writeln!(out, "\nEstimated cost of the regressions (CPython {} cost model): {}{unknown}", cost.model_python, cost_sentence(&cost.total));
+    for f in cost.functions.iter().filter(|f| !f.import_time && f.share.high > 0.0) {
+        let _ = writeln!(out, "  {}  {}", name(&f.qualname), cost_sentence(&f.share));
+    }
+}
+
 pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     let p = Paint(color);
     let r = input.report;
@@ -91,6 +104,9 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
         }
     }
     summary(&mut out, input, p);
+    if let Some(cost) = &input.view.cost {
+        cost_lines(&mut out, cost);
+    }
     if !r.functions.is_empty() {
         let title = if r.functions.iter().any(|f| f.counts.changed_sites() == 0) {
             "Functions, worst first"

@@ -3,10 +3,10 @@
 //! capped names apart (`report::display`) both need output that is byte-identical run to run.
 
 /// FNV-1a's starting value.
-pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// `h` with `bytes` folded in.
-pub(crate) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+pub fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }

@@ -2,7 +2,7 @@
 //! sort (`sort.rs`), glob matching for the diff's `--module`/`--function` filters (`glob.rs`) and
 //! the sorted map of the public types (`map.rs`) and the one run-stable hash (`fnv.rs`).
 
-pub(crate) mod fnv;
+pub mod fnv;
 pub(crate) mod glob;
 pub(crate) mod map;
 pub(crate) mod sort;

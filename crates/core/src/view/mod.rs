@@ -9,8 +9,11 @@
 //! - [`FunctionView`]: one row per changed function, its hotness as an estimate with its 95 %
 //!   interval ([`hotness`]);
 //! - [`GateResult`]: the regression gate's verdict and its reasons, when asked for ([`gate`]);
-//! - what a share link leaves out ([`View::link_note`]).
+//! - what a share link leaves out ([`View::link_note`]);
+//! - what a regressed site or function costs as a share of run time, estimated with a
+//!   [`CostModel`](crate::model::CostModel) ([`cost`]; `specdiff diff --cost`).
 
+pub mod cost;
 pub mod gate;
 pub mod hotness;
 pub mod overview;
@@ -74,6 +77,8 @@ pub struct View {
     /// What the diff's share link leaves out ("leaves out 3 changed functions …"), when it
     /// leaves anything out.
     pub link_note: Option<String>,
+    /// The estimated cost of the regressions, when a cost model was given.
+    pub cost: Option<cost::DiffCost>,
 }
 
 impl View {
@@ -84,12 +89,19 @@ impl View {
             functions: report.functions.iter().map(|f| FunctionView::of(report, f)).collect(),
             gate: gate.map(|g| evaluate(report, g.min_hotness, g.import_time)),
             link_note: None,
+            cost: None,
         }
     }
 
     /// The same view with what a share link made with `note` leaves out.
     pub fn with_link(mut self, note: &ShareNote) -> Self {
         self.link_note = crate::share::left_out_sentence(note);
+        self
+    }
+
+    /// The same view with the regressions' estimated cost.
+    pub fn with_cost(mut self, cost: cost::DiffCost) -> Self {
+        self.cost = Some(cost);
         self
     }
 

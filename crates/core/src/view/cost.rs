@@ -1,0 +1,245 @@
+//! What a regressed site costs, estimated as a share of the head run's time with an interval
+//! (`docs/cost-model.md`, "Estimated cost"): executions × what one execution of the lost form
+//! saves (the [`CostModel`]) over the run's time.
+//!
+//! The dumps count no executions; the sampler's samples at the site's line do give the
+//! line's share of the run. Every instruction on a line runs about as often as the others,
+//! so the share one instruction takes is its cost over the line's cost per pass, each
+//! instruction priced by the model (its form's measured time) or, when the model has no
+//! figure, as a simple instruction (1–30 ns). So a site costs
+//! `line share × saved / line time`, the interval taking the share's Wilson interval, the
+//! saving's p10–p90 and the line time's two ends. Not estimated, and saying why: runs not
+//! sampled, a site generic on both sides, a form the model did not measure. A site that now
+//! does less work (`less_work`), or that head's code no longer has, costs nothing.
+
+use crate::engine::{Cause, Change, ChangeKind};
+use crate::model::{CostModel, Dump, FormCost};
+use crate::report::wording::percent;
+use crate::report::{DiffReport, FunctionDiff};
+use crate::view::hotness::share_interval;
+
+/// The per-execution time, in ns, of an instruction the model has no figure for: its low end,
+/// point and high end (a local load is ~1 ns, a call into C tens).
+const UNPRICED_NS: (f64, f64, f64) = (1.0, 3.0, 30.0);
+
+/// An estimated share of run time, in percent, with its interval.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct CostShare {
+    /// The estimate.
+    pub percent: f64,
+    /// The interval's low end.
+    pub low: f64,
+    /// Its high end.
+    pub high: f64,
+}
+
+impl CostShare {
+    const ZERO: CostShare = CostShare { percent: 0.0, low: 0.0, high: 0.0 };
+
+    /// The sum of two disjoint parts of one run: never above the whole run.
+    fn plus(self, other: CostShare) -> CostShare {
+        let capped = |x: f64| x.min(100.0);
+        CostShare { percent: capped(self.percent + other.percent), low: capped(self.low + other.low), high: capped(self.high + other.high) }
+    }
+}
+
+/// One site's estimate, or why there is none.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "estimate")]
+pub enum SiteCost {
+    /// Estimated.
+    Estimated {
+        /// The share of the head run's time.
+        share: CostShare,
+    },
+    /// Costs nothing: the site does less work in head, or head no longer has it.
+    Nothing {
+        /// Why.
+        why: String,
+    },
+    /// Not estimated.
+    Unknown {
+        /// Why.
+        why: String,
+    },
+}
+
+/// The estimated cost of a regressed site of `f` (`change` one of its regressions).
+pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff, change: &Change) -> SiteCost {
+    if change.cause == Some(Cause::LessWork) {
+        return SiteCost::Nothing { why: "head's line does less work".into() };
+    }
+    let Some(head_op) = change.head.as_deref() else {
+        return SiteCost::Nothing { why: "head no longer has the site".into() };
+    };
+    let Some(line) = change.head_line else {
+        return SiteCost::Unknown { why: "head's site has no line to count samples at".into() };
+    };
+    if report.head.samples == 0 {
+        return SiteCost::Unknown { why: "the head run was not sampled".into() };
+    }
+    let saved = match (change.kind, change.base.as_deref()) {
+        (ChangeKind::Lost | ChangeKind::Missing, Some(base_op)) => match saving(model, base_op) {
+            Some(s) => s,
+            None => return SiteCost::Unknown { why: format!("the cost model has no figure for {base_op}") },
+        },
+        _ => return SiteCost::Unknown { why: format!("{head_op} lost no specialized form") },
+    };
+    // A missing site still hits on some executions: between none and all of them miss.
+    let (saved_low, saved_point) = match change.kind {
+        ChangeKind::Missing => (0.0, saved.1 / 2.0),
+        _ => (saved.0.max(0.0), saved.1.max(0.0)),
+    };
+    let share = change.hotness as f64 / report.head.samples as f64;
+    let (share_low, share_high) = share_interval(share, report.head.samples);
+    let (line_low, line_point, line_high) = line_time(head, model, f.head_code, line);
+    let percent = 100.0 * share * saved_point / line_point.max(saved_point).max(f64::MIN_POSITIVE);
+    let low = 100.0 * share_low * saved_low / line_high.max(saved_low).max(f64::MIN_POSITIVE);
+    let high = 100.0 * share_high * saved.2.max(0.0) / line_low.max(saved.2).max(f64::MIN_POSITIVE);
+    // Wilson's low end of no samples is zero give or take rounding: the interval holds the point.
+    SiteCost::Estimated { share: CostShare { percent, low: low.min(percent), high: high.max(percent) } }
+}
+
+/// The cost of one function's regressions (the estimated ones) and how many were not estimated.
+pub fn function_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff) -> (CostShare, u32) {
+    let mut total = CostShare::ZERO;
+    let mut unknown = 0;
+    for c in f.changes.iter().filter(|c| c.kind.is_regression()) {
+        match site_cost(report, head, model, f, c) {
+            SiteCost::Estimated { share } => total = total.plus(share),
+            SiteCost::Nothing { .. } => {}
+            SiteCost::Unknown { .. } => unknown += 1,
+        }
+    }
+    (total, unknown)
+}
+
+/// `(low, point, high)` ns one execution of `opname` saves: its own measured form, else the
+/// median and extremes of its family's measured forms.
+fn saving(model: &CostModel, opname: &str) -> Option<(f64, f64, f64)> {
+    if let Some(form) = model.forms.iter().find(|f| f.specialized == opname) {
+        return Some((form.saved_low_ns, form.saved_ns, form.saved_high_ns));
+    }
+    let family: Vec<&FormCost> = model.forms.iter().filter(|f| same_family(f, opname)).collect();
+    let mut points: Vec<f64> = family.iter().map(|f| f.saved_ns).collect();
+    points.sort_by(f64::total_cmp);
+    let median = *points.get(points.len() / 2)?;
+    let low = family.iter().map(|f| f.saved_low_ns).fold(f64::INFINITY, f64::min);
+    let high = family.iter().map(|f| f.saved_high_ns).fold(f64::NEG_INFINITY, f64::max);
+    Some((low, median, high))
+}
+
+/// Whether `opname` is a form of the family `form` was measured in (`LOAD_ATTR_CLASS` and
+/// `LOAD_ATTR_SLOT`; 3.14's `BINARY_OP_SUBSCR_*` with the `BINARY_SUBSCR` forms).
+fn same_family(form: &FormCost, opname: &str) -> bool {
+    let subscr = |op: &str| op.starts_with("BINARY_SUBSCR") || op.starts_with("BINARY_OP_SUBSCR");
+    if subscr(opname) || subscr(&form.specialized) {
+        return subscr(opname) && subscr(&form.specialized);
+    }
+    opname.starts_with(&format!("{}_", form.family))
+}
+
+/// `(low, point, high)` ns of one pass over head's instructions at `line` of code `code`.
+fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32) -> (f64, f64, f64) {
+    let Some(info) = head.code.get(code as usize) else { return UNPRICED_NS };
+    let mut total = (0.0, 0.0, 0.0);
+    for ins in info.instructions.iter().filter(|i| i.line == Some(line)) {
+        let Some(op) = head.ops.get(ins.op as usize) else { continue };
+        let priced = model.forms.iter().find_map(|f| {
+            if f.specialized == op.name {
+                Some(f.specialized_ns)
+            } else if f.generic == op.name && !f.generic_by.contains("in turn") {
+                Some(f.generic_ns)
+            } else {
+                None
+            }
+        });
+        let (low, point, high) = match priced {
+            Some(ns) => (ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0)),
+            None => UNPRICED_NS,
+        };
+        total = (total.0 + low, total.1 + point, total.2 + high);
+    }
+    if total.1 == 0.0 {
+        UNPRICED_NS
+    } else {
+        total
+    }
+}
+
+/// The estimate of a whole diff: each function with regressions, and their sum.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DiffCost {
+    /// The interpreter the model was measured on, `"3.12.1"`.
+    pub model_python: String,
+    /// The sum over functions outside import-time code.
+    pub total: CostShare,
+    /// Regressed sites not estimated, in those functions.
+    pub not_estimated: u32,
+    /// Each function with regressions, in the report's order.
+    pub functions: Vec<FunctionCost>,
+}
+
+/// One function's estimate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FunctionCost {
+    /// Module name.
+    pub module: String,
+    /// The report's display name.
+    pub qualname: String,
+    /// Import-time code: left out of the total.
+    pub import_time: bool,
+    /// The sum of its estimated sites.
+    pub share: CostShare,
+    /// Its regressed sites, each with its estimate or why there is none.
+    pub sites: Vec<SiteEstimate>,
+}
+
+/// One regressed site and its estimate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SiteEstimate {
+    /// The family.
+    pub family: String,
+    /// Base opname.
+    pub base: Option<String>,
+    /// Head opname.
+    pub head: Option<String>,
+    /// Head's line.
+    pub line: Option<u32>,
+    /// The estimate.
+    pub cost: SiteCost,
+}
+
+/// The estimate of every regressed site of `report`, priced with `model`.
+pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCost {
+    let mut total = CostShare::ZERO;
+    let mut not_estimated = 0;
+    let mut functions = Vec::new();
+    for f in report.functions.iter().filter(|f| f.regressions > 0) {
+        let sites: Vec<SiteEstimate> = f
+            .changes
+            .iter()
+            .filter(|c| c.kind.is_regression())
+            .map(|c| SiteEstimate {
+                family: c.family.clone(),
+                base: c.base.clone(),
+                head: c.head.clone(),
+                line: c.head_line,
+                cost: site_cost(report, head, model, f, c),
+            })
+            .collect();
+        let (share, unknown) = function_cost(report, head, model, f);
+        if !f.import_time {
+            total = total.plus(share);
+            not_estimated += unknown;
+        }
+        functions.push(FunctionCost { module: f.module.clone(), qualname: f.qualname.clone(), import_time: f.import_time, share, sites });
+    }
+    DiffCost { model_python: model.python.clone(), total, not_estimated, functions }
+}
+
+/// `≈ 2.1% of run time (1.2%–3.4%)`.
+pub fn cost_sentence(share: &CostShare) -> String {
+    let p = |x: f64| percent(x / 100.0);
+    format!("≈ {} of run time ({}–{})", p(share.percent), p(share.low), p(share.high))
+}

@@ -97,7 +97,7 @@ status=${PIPESTATUS[0]}
 # Accessibility and layout (tests/e2e/a11y.mjs): the demo pair and the benchmark's pair (made
 # once and kept in out/e2e, the files bench.mjs uses), every state at 390x844 and 1280x800 in
 # light and dark: axe-core finds no violation, nothing is clipped. Screenshots go to
-# ${CARGO_TARGET_DIR:-target}/e2e-screenshots/ (kept by CI as artifacts).
+# ${CARGO_TARGET_DIR:-target}/e2e-screenshots/, where a CI run leaves them (docs/web.md).
 for side in base head; do
   [ -f "$out/bench-$side.json" ] || target/release/specdiff dump --python "$python" --include-unrun \
     -o "$out/bench-$side.json" tests/e2e/bench_workload.py "$side" >/dev/null

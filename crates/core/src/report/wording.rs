@@ -337,6 +337,21 @@ pub fn inert(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// What the words and signs of a function's listing and of the overview's differences mean,
+/// for a legend beside them: `(term, meaning)`. The counter words are [`counter_words`]'s short
+/// texts (`N` stands for the number), `pp` is [`signed`]'s unit for shares.
+pub const LISTING_TERMS: [(&str, &str); 9] = [
+    ("off", "the instruction's offset in its code object's bytecode"),
+    ("ctr", "the site's adaptive counter, in words:"),
+    ("N miss", "specialized; N misses since it was specialized"),
+    ("N fail", "generic; N failed attempts to specialize, backing off"),
+    ("warm N", "not specialized yet; N executions before it first tries"),
+    ("cold", "has not run since the code was quickened"),
+    ("generic", "CPython 3.11 stopped trying: no specialization for this operation"),
+    ("↻", "the sampler saw this site's opname change while the program ran (churn)"),
+    ("pp", "percentage points: the difference of two shares"),
+];
+
 /// Plain words for a decoded adaptive counter: `(short text, longer explanation)`.
 pub fn counter_words(c: &Counter) -> (String, String) {
     let raw = format!("counter {}·{} (value·backoff)", c.value, c.backoff);
@@ -427,6 +442,25 @@ mod tests {
         let (short, long) = counter_words(&c(30, 5, CounterState::BackedOff { failures: 2 }));
         assert_eq!(short, "2 fail");
         assert!(long.starts_with("2 failed attempts to specialize: backing off, next try in 30 executions"), "{long}");
+    }
+
+    #[test]
+    fn the_legend_names_every_counter_word() {
+        // Every short counter text, with its number written as N, is a term of the legend.
+        let c = |value, state| Counter { value, backoff: 4, state };
+        let states = [
+            c(0, CounterState::Cold),
+            c(7, CounterState::Warming),
+            c(30, CounterState::BackedOff { failures: 2 }),
+            c(0, CounterState::GaveUp),
+            c(1, CounterState::Specialized { misses: 3 }),
+        ];
+        for state in states {
+            let short = counter_words(&state).0;
+            let term: String = short.split(' ').map(|w| if w.parse::<u32>().is_ok() { "N" } else { w }).collect::<Vec<_>>().join(" ");
+            assert!(LISTING_TERMS.iter().any(|(t, _)| *t == term), "{short} ({term}) is not in LISTING_TERMS");
+        }
+        assert!(signed(0.025, true).ends_with(" pp") && LISTING_TERMS.iter().any(|(t, _)| *t == "pp"));
     }
 
     #[test]

@@ -165,7 +165,8 @@ pub fn app() -> Html {
                 }
                 <NoticeBar notice={state.notice.clone()} warnings={summary.warnings.clone()} />
                 <Tabs tab={state.route.tab} summary={summary.clone()} />
-                <main class="body">{body}</main>
+                // A scroll region: focusable, so it scrolls from the keyboard too.
+                <main class="body" tabindex="0">{body}</main>
                 <footer class="statusbar">
                     <span>{format!("engine: {}", state.engine.clone().unwrap_or_else(|| "starting".into()))}</span>
                     <span>{"everything stays in this tab: no uploads, no network requests"}</span>

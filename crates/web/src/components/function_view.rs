@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
+use super::legend::{Legend, Terms};
 use crate::model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::state::Shared;
 use crate::format::{plural, shown};
@@ -27,6 +28,21 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     // key: another selection starts folded with no effect to reset it (an effect could run
     // after a first click and undo it).
     let unfolded = use_state(|| (props.selected.clone(), Vec::<usize>::new()));
+    // On a narrow screen the view sits below the function list: bring it into sight when a
+    // function opens (where it already is in sight, as beside the list, nothing moves).
+    let section = use_node_ref();
+    {
+        let section = section.clone();
+        let shown = props.detail.as_ref().map(|d| d.key.clone());
+        use_effect_with(shown, move |shown| {
+            if let (Some(_), Some(el)) = (shown, section.cast::<web_sys::Element>()) {
+                let top = el.get_bounding_client_rect().top();
+                if top > gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(f64::MAX) * 0.6 {
+                    el.scroll_into_view();
+                }
+            }
+        });
+    }
     let Some(key) = &props.selected else {
         return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
     };
@@ -54,7 +70,7 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
         [None, None] => String::new(),
     };
     html! {
-        <section class="fview" data-key={d.key.clone()}>
+        <section class="fview" data-key={d.key.clone()} ref={section}>
             <header class="fview-head">
                 <h2>{d.title.clone()}</h2>
                 <span class="kind">{d.kind.clone()}</span>
@@ -67,7 +83,8 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
             if !d.explanations.is_empty() {
                 <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{shown(e)}</li> }) }</ul>
             }
-            <div class="listing-wrap">
+            <Legend kinds={d.counts.iter().filter(|(_, n)| *n > 0).map(|(c, _)| *c).collect::<Vec<_>>()} terms={Terms::Listing} />
+            <div class="listing-wrap" tabindex="0" role="region" aria-label={format!("instructions of {}", d.title)}>
                 <table class={classes!("listing", diff.then_some("diff"))}>
                     <thead>
                         if diff {

@@ -10,6 +10,7 @@ pub mod function_row;
 pub mod function_view;
 pub mod help_overlay;
 pub mod ins_cell;
+pub mod legend;
 pub mod notice_bar;
 pub mod overview;
 pub mod progress_bar;

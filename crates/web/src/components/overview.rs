@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::family_chart::FamilyChart;
+use super::legend::{Legend, Terms};
 use super::Ctx;
 use crate::model::{ChangeKind, Mode, Summary, Tone};
 use crate::state::{Action, Shared};
@@ -107,6 +108,9 @@ pub fn overview_view(props: &OverviewProps) -> Html {
                                 html! { <span class="chip-link" {onclick}><ClassBadge class={c} count={Some(*n)} /></span> }
                             }) }
                         </div>
+                    }
+                    if diff {
+                        <Legend kinds={o.class_totals.iter().filter(|(_, n)| *n > 0).map(|(c, _)| *c).collect::<Vec<_>>()} terms={Terms::Shares} />
                     }
                 </section>
                 <section class="card">

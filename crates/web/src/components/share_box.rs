@@ -54,7 +54,7 @@ pub fn share_box(props: &ShareBoxProps) -> Html {
                     <button class="icon-btn" onclick={close} title="close (Esc)">{"✕"}</button></div>
                 <p class="muted">{"The runs travel inside the link (compressed, after #), so opening it needs no server and sends nothing anywhere."}</p>
                 <div class="share-row">
-                    <input class="share-url" readonly=true value={props.url.clone()} onfocus={select} />
+                    <input class="share-url" aria-label="share link" readonly=true value={props.url.clone()} onfocus={select} />
                     <button class="btn primary" onclick={copy}>{ if *copied { "copied" } else { "copy" } }</button>
                 </div>
                 <p class="share-holds">{"The link holds "}{props.note.clone().unwrap_or_default()}

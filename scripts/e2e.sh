@@ -8,7 +8,9 @@
 #      Before that, the size budget: wasm + JS glue at most 395,000 bytes gzipped
 #      (docs/web.md, "Size budget"). Then the viewer the `specdiff` binary carries (built after
 #      dist/, so it embeds it): `specdiff view` on the same dumps, and the one-file report of
-#      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs).
+#      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs). Then the page by
+#      keyboard alone at 390×844 and 1280×800, its state in the URL across a reload, and the
+#      report's share links with and without --link (tests/e2e/keyboard.mjs).
 #   4. the hosted page: a build for the sub-path /specdiff/ (as GitHub Pages serves it), served
 #      there; dropped files, its share link, and `specdiff diff --link` links of the demo dumped
 #      under every interpreter present, compared with `specdiff diff --format json`
@@ -90,6 +92,11 @@ status=${PIPESTATUS[0]}
 target/release/specdiff diff --format json -o "$out/report.json" "$out/base.json" "$out/head.json"
 node tests/e2e/view.mjs --specdiff target/release/specdiff --base "$out/base.json" --head "$out/head.json" \
   --report "$out/report.json" --out "$out" 2>&1 | grep -v 'unexpected operator'
+status=${PIPESTATUS[0]}
+[ "$status" = 0 ] || exit "$status"
+# Keyboard only, the URL round trip, and the report's share links (tests/e2e/keyboard.mjs).
+node tests/e2e/keyboard.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
+  --specdiff target/release/specdiff --out "$out" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 

@@ -116,8 +116,21 @@ pub fn overview_view(props: &OverviewProps) -> Html {
             </table>
         }
     };
+    // One run: say that it is one, and what brings the diff, so the coverage shown after the
+    // first of two picks does not read as the diff.
+    let one_run = match s.mode {
+        Mode::Single(side) => Some(html! {
+            <p class="card one-run" role="status">{format!(
+                "One run loaded ({}): this is its coverage. Add the {} dump (its pane's “open…”, or drop it) to see the diff.",
+                side.name(),
+                if side.index() == 0 { "head" } else { "base" }
+            )}</p>
+        }),
+        _ => None,
+    };
     html! {
         <div class="overview">
+            {for one_run}
             {for worst}
             <div class="ov-grid">
                 <section class="card">

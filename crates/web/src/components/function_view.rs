@@ -43,6 +43,18 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
             }
         });
     }
+    // An unfolded fold's button is gone: the focus it had goes to the listing, not the body.
+    {
+        let listing = listing.clone();
+        use_effect_with(props.open.len(), move |_| {
+            let on_body = gloo::utils::document().active_element().is_none_or(|e| e.tag_name() == "BODY");
+            if on_body {
+                if let Some(el) = listing.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let Some(key) = &props.selected else {
         return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
     };
@@ -78,7 +90,7 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
             if !d.explanations.is_empty() {
                 <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{shown(e)}</li> }) }</ul>
             }
-            <div class="listing-wrap" ref={listing}>
+            <div class="listing-wrap" ref={listing} tabindex="-1">
                 <table class={classes!("listing", diff.then_some("diff"))}>
                     <thead>
                         if diff {

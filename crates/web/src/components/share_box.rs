@@ -78,10 +78,10 @@ pub fn share_box(props: &ShareBoxProps) -> Html {
 /// Where the link opens, truthfully for the page's form.
 fn where_it_opens(props: &ShareBoxProps) -> &'static str {
     if props.local_only {
-        "This link opens only on this machine: the page was opened from a file or from specdiff view, \
-         and no hosted viewer was given. For a link others can open, make the report with \
-         specdiff diff --link https://OWNER.github.io/REPO/ (or set SPECDIFF_LINK_BASE), or use \
-         the hosted viewer."
+        "This link opens only on this machine: this page was opened from a file or from a server on \
+         this machine, and no hosted viewer was given. For a link others can open, give the hosted \
+         viewer's address to specdiff diff --format html or specdiff view with --link \
+         https://OWNER.github.io/REPO/ (or SPECDIFF_LINK_BASE), or share from the hosted viewer."
     } else if props.hosted_viewer {
         "The link opens the hosted viewer, with the runs inside it (compressed, after #): opening it \
          sends them nowhere."

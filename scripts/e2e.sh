@@ -5,10 +5,12 @@
 #   3. end to end: the built dist/ served on 127.0.0.1, two real dumps made by `specdiff dump`
 #      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
 #      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
-#      Before that, the size budget: wasm + JS glue at most 397,800 bytes gzipped
+#      Before that, the size budget: wasm + JS glue at most BUDGET bytes gzipped
 #      (docs/web.md, "Size budget"). Then the viewer the `specdiff` binary carries (built after
 #      dist/, so it embeds it): `specdiff view` on the same dumps, and the one-file report of
-#      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs). Then accessibility
+#      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs). Then the page by
+#      keyboard alone at 390×844 and 1280×800, its state in the URL across a reload, and the
+#      report's share links with and without --link (tests/e2e/keyboard.mjs). Then accessibility
 #      and layout (tests/e2e/a11y.mjs: axe-core, nothing clipped, phone and desktop, light and
 #      dark) on the demo pair and the benchmark's pair.
 #   4. the hosted page: a build for the sub-path /specdiff/ (as GitHub Pages serves it), served
@@ -63,7 +65,7 @@ if [ "$build" = 1 ] || [ ! -f dist/index.html ]; then
   ./scripts/build-web.sh
 fi
 # The size goal (docs/web.md, "Size"): what a browser downloads for the app, wasm + JS glue.
-size_budget=397800
+size_budget=BUDGET
 size=0
 for f in dist/*.wasm dist/*.js; do size=$((size + $(gzip -9c "$f" | wc -c))); done
 if [ "$size" -gt "$size_budget" ]; then
@@ -94,6 +96,9 @@ node tests/e2e/view.mjs --specdiff target/release/specdiff --base "$out/base.jso
   --report "$out/report.json" --out "$out" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
+# Keyboard only, the URL round trip, and the report's share links (tests/e2e/keyboard.mjs).
+node tests/e2e/keyboard.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
+  --specdiff target/release/specdiff --out "$out" 2>&1 | grep -v 'unexpected operator'
 # Accessibility and layout (tests/e2e/a11y.mjs): the demo pair and the benchmark's pair (made
 # once and kept in out/e2e, the files bench.mjs uses), every state at 390x844 and 1280x800 in
 # light and dark: axe-core finds no violation, nothing is clipped. Screenshots go to

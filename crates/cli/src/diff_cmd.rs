@@ -134,8 +134,9 @@ pub struct DiffArgs {
 
     /// Also print the diff's share link for the viewer served at BASE_URL
     /// (`https://OWNER.github.io/REPO/`): text ends with `open in the viewer: URL`, Markdown
-    /// starts with the link, JSON gets a `link` field. Default: env SPECDIFF_LINK_BASE when
-    /// it is set and not empty.
+    /// starts with the link, JSON gets a `link` field; with --format html, the report's
+    /// "share link" makes its links there. Default: env SPECDIFF_LINK_BASE when it is set and
+    /// not empty.
     #[arg(long, value_name = "BASE_URL")]
     pub link: Option<String>,
 
@@ -276,6 +277,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
     }
     let cap = args.link_cap.unwrap_or(specdiff_core::share::DEFAULT_CAP_CHARS);
     let options = specdiff_core::share::LinkOptions { cap, redact: args.redact };
+    let viewer = link_base.clone();
     let link = match link_base {
         Some(url) => {
             let (url, note) = link::share_link(&url, &base, &head, &report, options);
@@ -297,7 +299,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         Format::Text => render::text::render(&input, use_color(args), args.all).into_bytes(),
         Format::Markdown => render::markdown::render(&input, render::markdown::GITHUB_COMMENT_LIMIT).into_bytes(),
         Format::Json => render::json::render(&input),
-        Format::Html => crate::viewer::report(&base, &head, &report, args.full)?.into_bytes(),
+        Format::Html => crate::viewer::report(&base, &head, &report, args.full, viewer.as_deref())?.into_bytes(),
     };
     match pending {
         Some(out) => {

@@ -37,10 +37,17 @@ pub struct ViewArgs {
     /// Do not open the browser; only print the URL.
     #[arg(long)]
     pub no_open: bool,
+
+    /// The hosted viewer (`https://OWNER.github.io/REPO/`) the page's "share link" makes links
+    /// for, as `diff --link` does; without it the page says its links open only on this
+    /// machine. Default: env SPECDIFF_LINK_BASE when it is set and not empty.
+    #[arg(long, value_name = "BASE_URL")]
+    pub link: Option<String>,
 }
 
 /// Runs `specdiff view` until Ctrl-C. The error is one line (exit 2).
 pub fn run(args: &ViewArgs) -> Result<(), String> {
+    let viewer_base = crate::link::base_url(args.link.as_deref())?;
     let page = viewer::page()?;
     let mut site = Site::new(Token::generate()?);
     let mut urls = Vec::new();
@@ -61,7 +68,7 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
     site.add(
         "",
         "text/html; charset=utf-8",
-        viewer::with_runs(&page, Runs::Urls(&urls), true).into_bytes(),
+        viewer::with_runs(&page, Runs::Urls(&urls), true, viewer_base.as_deref()).into_bytes(),
     );
     drop(page);
     let server = Server::bind(args.port)?;

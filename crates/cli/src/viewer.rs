@@ -6,7 +6,10 @@
 //! The page is told which runs to open through what it already reads at start: the URL hash
 //! (`#share=s1.…`, `specdiff_core::share`'s payload, as `--link` makes it; or `#demo`) and
 //! `globalThis.specdiffDemo`, the URLs "load demo" fetches (`data:` URLs in the offline page).
-//! A small inline script sets both before the app starts.
+//! A small inline script sets both before the app starts, and `globalThis.specdiffPage`:
+//! that the CLI made the page (so its "load demo" would open these runs again and is not
+//! offered) and the hosted viewer's address its share links use (`--link`, or
+//! `SPECDIFF_LINK_BASE`), or null (the page then says its links open only on this machine).
 
 use std::io::{Read, Write};
 
@@ -49,8 +52,9 @@ pub enum Runs<'a> {
 
 /// `page` (from [`page`]) opening `runs` as soon as it starts; `fetch_own_origin`: let the page
 /// fetch from the origin that serves it (its CSP allows no origin at all by default, as a
-/// `file://` page must).
-pub fn with_runs(page: &str, runs: Runs<'_>, fetch_own_origin: bool) -> String {
+/// `file://` page must); `viewer`: the hosted viewer's address (checked by
+/// [`crate::link::parse_base`]) its share links open on.
+pub fn with_runs(page: &str, runs: Runs<'_>, fetch_own_origin: bool, viewer: Option<&str>) -> String {
     let (demo, key, hash) = match runs {
         Runs::Share(payload) => ("undefined".to_string(), "share", format!("share={payload}")),
         Runs::Urls(urls) => (
@@ -72,8 +76,10 @@ pub fn with_runs(page: &str, runs: Runs<'_>, fetch_own_origin: bool) -> String {
     // Before the app's module script (module scripts run after the document is parsed): the
     // hash is the route the app starts with. Kept when the hash already opens these runs (a
     // reload after navigating keeps `&tab=…&fn=…`).
+    // `parse_base` let no quote, `<` or `>` into the address: it cannot end the script.
+    let viewer = serde_json::to_string(&viewer).expect("strings serialize");
     let script = format!(
-        "<script>if(!/(^#|&)({key})(=|&|$)/.test(location.hash))history.replaceState(null,'','#{hash}'+(location.hash.length>1?'&'+location.hash.slice(1):''));</script>"
+        "<script>globalThis.specdiffPage={{viewer:{viewer}}};if(!/(^#|&)({key})(=|&|$)/.test(location.hash))history.replaceState(null,'','#{hash}'+(location.hash.length>1?'&'+location.hash.slice(1):''));</script>"
     );
     out = out.replacen("<body>", &format!("<body>{script}"), 1);
     if fetch_own_origin {
@@ -86,16 +92,18 @@ pub fn with_runs(page: &str, runs: Runs<'_>, fetch_own_origin: bool) -> String {
 /// By default the changed functions only (the share payload `link::report_payload` makes;
 /// the page says how many code objects it kept); `full`: both dumps whole, as gzip `data:` URLs
 /// (no length limit, unlike a share payload in the hash).
-pub fn report(base: &Dump, head: &Dump, diff: &DiffReport, full: bool) -> Result<String, String> {
+/// `viewer`: the hosted viewer's address the page's share links use.
+pub fn report(base: &Dump, head: &Dump, diff: &DiffReport, full: bool, viewer: Option<&str>) -> Result<String, String> {
     let page = page()?;
     Ok(if full {
         let urls = [base, head].map(|d| data_url(&gzip(&to_json(d))));
-        with_runs(&page, Runs::Urls(&urls), false)
+        with_runs(&page, Runs::Urls(&urls), false, viewer)
     } else {
         with_runs(
             &page,
             Runs::Share(&link::report_payload(base, head, diff)),
             false,
+            viewer,
         )
     })
 }
@@ -142,7 +150,7 @@ mod tests {
 
     #[test]
     fn runs_replace_the_demo_pair() {
-        let share = with_runs(FAKE, Runs::Share("s1.abc"), false);
+        let share = with_runs(FAKE, Runs::Share("s1.abc"), false, None);
         assert!(
             share.contains("globalThis.specdiffDemo = undefined;\nrest();"),
             "{share}"
@@ -157,7 +165,7 @@ mod tests {
             "dumps/base-a.json".to_string(),
             "dumps/head-b.json".to_string(),
         ];
-        let view = with_runs(FAKE, Runs::Urls(&urls), true);
+        let view = with_runs(FAKE, Runs::Urls(&urls), true, Some("https://o.github.io/r/"));
         assert!(
             view.contains(
                 "globalThis.specdiffDemo = [\"dumps/base-a.json\",\"dumps/head-b.json\"];"
@@ -168,5 +176,11 @@ mod tests {
             view.contains("connect-src 'self' blob: data:") && view.contains("'#demo'"),
             "{view}"
         );
+        // The page knows the CLI made it, and where its share links open.
+        assert!(
+            view.contains("<script>globalThis.specdiffPage={viewer:\"https://o.github.io/r/\"};"),
+            "{view}"
+        );
+        assert!(share.contains("globalThis.specdiffPage={viewer:null};"), "{share}");
     }
 }

@@ -31,6 +31,13 @@ fn html_report_carries_the_diff() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.starts_with("<!doctype html>") && html.contains("globalThis.specdiffDemo = undefined;"), "{}", &html[..200]);
+    // No hosted viewer given: the page is told so (its share box then says its links open
+    // only on this machine); with --link, its share links use that address.
+    assert!(html.contains("globalThis.specdiffPage={viewer:null};"));
+    let linked = dir.path().join("linked.html");
+    let o = diff(&["--format", "html", "--link", "https://o.github.io/r/#x", "-o", p(&linked), p(&d.base), p(&d.head)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&linked).unwrap().contains("globalThis.specdiffPage={viewer:\"https://o.github.io/r/\"};"));
     let start = html.find("'#share=").expect("the share payload is in the page") + "'#share=".len();
     let payload = &html[start..start + html[start..].find('\'').unwrap()];
     let shared = specdiff_core::share::decode(payload, specdiff_core::ReadLimits::default()).unwrap();

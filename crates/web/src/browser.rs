@@ -30,22 +30,23 @@ pub fn hash() -> String {
     web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
-/// Sets `location.hash` (a new history entry) unless it is already `hash`.
-pub fn set_hash(hash: &str) {
+/// Sets the URL's hash unless it is already `hash`: a new history entry when `push` (another
+/// tab or function, so Back returns to it), else in place (typing a search, opening a fold).
+/// Through the History API, which fires no `hashchange`: the state already holds the route.
+pub fn set_hash(hash: &str, push: bool) {
     let Some(w) = web_sys::window() else { return };
     let current = w.location().hash().unwrap_or_default();
     let normalized = |h: &str| h.trim_start_matches('#').to_string();
     if normalized(&current) == normalized(hash) {
         return;
     }
-    if hash.is_empty() {
-        // Drop the hash entirely, keeping the page (no reload, one history entry).
-        let url = page_url("");
-        if let Ok(h) = w.history() {
-            let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-        }
-    } else {
-        let _ = w.location().set_hash(hash);
+    let url = page_url(hash);
+    if let Ok(h) = w.history() {
+        let _ = if push {
+            h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        };
     }
 }
 
@@ -94,6 +95,28 @@ pub async fn fetch_demo() -> Result<Vec<File>, String> {
         }
     }
     Ok(files)
+}
+
+/// What the CLI told the page that it made (`globalThis.specdiffPage`, see the CLI's
+/// `viewer.rs`): absent on the hosted page and the offline file.
+pub struct MadeByCli {
+    /// The hosted viewer's address share links use (`--link`, `SPECDIFF_LINK_BASE`).
+    pub viewer: Option<String>,
+}
+
+/// [`MadeByCli`], when the page is a `diff --format html` report or `specdiff view`'s page.
+pub fn made_by_cli() -> Option<MadeByCli> {
+    let page = js_sys::Reflect::get(&js_sys::global(), &"specdiffPage".into()).ok().filter(|v| v.is_object())?;
+    let viewer = js_sys::Reflect::get(&page, &"viewer".into()).ok().and_then(|v| v.as_string());
+    Some(MadeByCli { viewer })
+}
+
+/// True when the page was opened from this machine (a file, or a loopback server such as
+/// `specdiff view`'s): a link to its own address opens nowhere else.
+pub fn served_locally() -> bool {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return true };
+    let host = loc.hostname().unwrap_or_default();
+    loc.protocol().unwrap_or_default() == "file:" || host == "localhost" || host == "[::1]" || host.starts_with("127.")
 }
 
 /// Copies `text` to the clipboard (best effort; the share box also selects the text).

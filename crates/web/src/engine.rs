@@ -182,6 +182,7 @@ impl Session {
             _ => unreachable!("two sides at most"),
         }
         if let Some(a) = &mut self.analysis {
+            crate::analysis::opnames::index(&mut summary, &a.entries, (a.pair.base(), a.pair.head()));
             a.summary = summary.clone();
         }
         out(Response::Summary(Box::new(summary)));

@@ -219,6 +219,9 @@ pub struct FunctionRow {
     pub status: ChangeKind,
     /// Ranking score.
     pub score: f64,
+    /// The opnames of its instructions (both runs'), as indices into [`Summary::opnames`],
+    /// ascending: what a search for `BINARY_OP_ADD_INT` finds.
+    pub ops: Vec<u32>,
 }
 
 impl FunctionRow {
@@ -253,6 +256,8 @@ pub struct Summary {
     pub warnings: Vec<String>,
     /// Specialization statistics are available.
     pub has_stats: bool,
+    /// Every opname of the loaded runs' instructions, once each, sorted ([`FunctionRow::ops`]).
+    pub opnames: Vec<String>,
 }
 
 impl Summary {
@@ -265,6 +270,7 @@ impl Summary {
             rows: Vec::new(),
             warnings: Vec::new(),
             has_stats: false,
+            opnames: Vec::new(),
         }
     }
 }
@@ -397,8 +403,8 @@ wire_struct!(Share { specialized, sites });
 wire_struct!(FamilyBar { family, base, head });
 wire_struct!(TopItem { key, offset, title, location, class, detail, score });
 wire_struct!(Overview { metrics, families, top, class_totals, changed });
-wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score });
-wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats });
+wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score, ops });
+wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats, opnames });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
 wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows });
 wire_struct!(StatsTable { columns, better, sides, rows, notes });

@@ -277,7 +277,9 @@ mod tests {
             counts: vec![(ChangeKind::Gained, 3)],
             status: ChangeKind::Gained,
             score: 1e-9,
+            ops: vec![0, 2],
         });
+        summary.opnames = vec!["BINARY_OP".into(), "CALL".into(), "LOAD_ATTR_SLOT".into()];
         let stats = StatsTable {
             columns: vec!["hit".into()],
             better: vec![Some(true), None],

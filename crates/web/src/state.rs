@@ -8,6 +8,7 @@ use yew::Reducible;
 
 use crate::model::{ChangeKind, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
 use crate::protocol::Response;
+pub use crate::route::{Filter, Sort};
 use crate::route::{Route, Tab};
 use crate::stats_order::{StatsKey, StatsSort};
 
@@ -53,43 +54,6 @@ pub struct SideState {
     pub error: Option<String>,
 }
 
-/// Function list order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Sort {
-    /// Hotness × regressions (or × unspecialized sites for one run).
-    #[default]
-    Score,
-    /// Share of samples.
-    Hot,
-    /// Qualified name.
-    Name,
-    /// Number of changed sites.
-    Changes,
-    /// Specialized share (lowest first).
-    Coverage,
-}
-
-impl Sort {
-    /// Every order, in menu order.
-    pub const ALL: [Sort; 5] = [Sort::Score, Sort::Hot, Sort::Changes, Sort::Coverage, Sort::Name];
-
-    /// Menu label (also the `<option>` value).
-    pub fn name(self) -> &'static str {
-        match self {
-            Sort::Score => "impact",
-            Sort::Hot => "hotness",
-            Sort::Name => "name",
-            Sort::Changes => "changes",
-            Sort::Coverage => "coverage",
-        }
-    }
-
-    /// Parses [`Sort::name`].
-    pub fn from_name(s: &str) -> Option<Sort> {
-        Sort::ALL.into_iter().find(|x| x.name() == s)
-    }
-}
-
 /// A message across the top of the page.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
@@ -110,19 +74,6 @@ pub struct ShareState {
     pub redacted: bool,
 }
 
-/// List filters.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Filter {
-    /// Search text (all words must match name, module or location).
-    pub query: String,
-    /// Only functions with a site of this class.
-    pub class: Option<ChangeKind>,
-    /// Show unchanged functions too (diff mode).
-    pub show_unchanged: bool,
-    /// Order.
-    pub sort: Sort,
-}
-
 /// The whole page state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppState {
@@ -138,8 +89,6 @@ pub struct AppState {
     pub stats: Option<Shared<StatsTable>>,
     /// The stats table's order (kept when new stats arrive).
     pub stats_sort: StatsSort,
-    /// Function list filters.
-    pub filter: Filter,
     /// Keyboard help shown.
     pub help: bool,
     /// Message across the top.
@@ -154,6 +103,9 @@ pub struct AppState {
     pub dragging: bool,
     /// Incremented to ask the search box to take the focus.
     pub focus_search: u32,
+    /// The function whose view Escape closed, with a count that changes each time: its row
+    /// in the list takes the focus back.
+    pub focus_row: Option<(u32, String)>,
 }
 
 impl Default for AppState {
@@ -165,7 +117,6 @@ impl Default for AppState {
             detail: None,
             stats: None,
             stats_sort: StatsSort::default(),
-            filter: Filter::default(),
             help: false,
             notice: None,
             progress: None,
@@ -173,6 +124,7 @@ impl Default for AppState {
             engine: None,
             dragging: false,
             focus_search: 0,
+            focus_row: None,
         }
     }
 }
@@ -195,6 +147,10 @@ pub enum Action {
     SelectTab(Tab),
     /// A function was picked.
     Select(String),
+    /// A site of the selected function was picked (its row in the listing, from 1).
+    SelectSite(u32),
+    /// A fold of the selected function was opened (its index in the listing).
+    Unfold(u32),
     /// `j` (+1) / `k` (−1): next or previous changed function.
     Step(i32),
     /// Search text.
@@ -209,7 +165,7 @@ pub enum Action {
     SortStats(StatsKey),
     /// `?`.
     ToggleHelp,
-    /// Escape: close help, share box, notice.
+    /// Escape: close help, share box, notice; with none of them open, the function view.
     Escape,
     /// Files dragged over the page (true) or gone (false).
     Drag(bool),
@@ -250,34 +206,55 @@ impl AppState {
                 }
                 self.route = route;
             }
-            Action::SelectTab(tab) => self.route.tab = tab,
+            Action::SelectTab(tab) => {
+                self.route.tab = tab;
+                self.open_first_function();
+            }
             Action::Select(key) => {
                 if self.route.function.as_deref() != Some(key.as_str()) {
                     self.detail = None;
+                    self.route.site = None;
+                    self.route.open.clear();
                 }
                 self.route.function = Some(key);
                 self.route.tab = Tab::Functions;
+            }
+            Action::SelectSite(n) => self.route.site = Some(n),
+            Action::Unfold(i) => {
+                if let Err(at) = self.route.open.binary_search(&i) {
+                    self.route.open.insert(at, i);
+                }
             }
             Action::Step(dir) => {
                 if let Some(key) = self.step_target(dir) {
                     return self.apply(Action::Select(key));
                 }
             }
-            Action::SetQuery(q) => self.filter.query = q,
+            Action::SetQuery(q) => self.route.filter.query = q,
             Action::SetClass(c) => {
-                self.filter.class = c;
+                self.route.filter.class = c;
                 if c == Some(ChangeKind::Unchanged) {
-                    self.filter.show_unchanged = true;
+                    self.route.filter.show_unchanged = true;
                 }
             }
-            Action::SetShowUnchanged(b) => self.filter.show_unchanged = b,
-            Action::SetSort(s) => self.filter.sort = s,
+            Action::SetShowUnchanged(b) => self.route.filter.show_unchanged = b,
+            Action::SetSort(s) => self.route.filter.sort = s,
             Action::SortStats(key) => self.stats_sort = self.stats_sort.clicked(key),
             Action::ToggleHelp => self.help = !self.help,
             Action::Escape => {
+                let dialog = self.help || self.share.is_some() || self.notice.is_some();
                 self.help = false;
                 self.share = None;
                 self.notice = None;
+                if !dialog && self.route.tab == Tab::Functions {
+                    if let Some(key) = self.route.function.take() {
+                        self.detail = None;
+                        self.route.site = None;
+                        self.route.open.clear();
+                        let n = self.focus_row.as_ref().map_or(1, |(n, _)| n + 1);
+                        self.focus_row = Some((n, key));
+                    }
+                }
             }
             Action::Drag(d) => self.dragging = d,
             Action::FocusSearch => {
@@ -332,6 +309,7 @@ impl AppState {
                     self.detail = None;
                     self.stats = None;
                 }
+                self.open_first_function();
             }
             Response::Function(d) => {
                 if self.route.function.as_deref() == Some(d.key.as_str()) {
@@ -343,9 +321,19 @@ impl AppState {
         }
     }
 
+    /// The Functions tab never opens on an empty pane: with no function selected (and a list to
+    /// pick from), the first changed function of the list as shown (any, for one run) is.
+    fn open_first_function(&mut self) {
+        if self.route.tab == Tab::Functions && self.route.function.is_none() && self.summary.mode != Mode::Empty {
+            if let Some(key) = self.step_target(1) {
+                self.route.function = Some(key);
+            }
+        }
+    }
+
     /// Indices into `summary.rows` of the rows the list shows, in order.
     pub fn visible_rows(&self) -> Vec<usize> {
-        visible_rows(&self.summary, &self.filter)
+        visible_rows(&self.summary, &self.route.filter)
     }
 
     /// The key `j`/`k` moves to: the next/previous changed function (any function for one run)
@@ -395,6 +383,11 @@ impl AppState {
 /// Filters and sorts the rows of `summary` (indices into `summary.rows`).
 pub fn visible_rows(summary: &Summary, filter: &Filter) -> Vec<usize> {
     let words: Vec<String> = filter.query.split_whitespace().map(crate::format::lowercase).collect();
+    // Per word, which of the summary's opnames it finds (`BINARY_OP_ADD_INT`, `add_int`).
+    let op_hits: Vec<Vec<bool>> = words
+        .iter()
+        .map(|w| summary.opnames.iter().map(|op| crate::format::lowercase(op).contains(w.as_str())).collect())
+        .collect();
     let diff = summary.mode == Mode::Diff;
     let mut out: Vec<usize> = summary
         .rows
@@ -411,8 +404,11 @@ pub fn visible_rows(summary: &Summary, filter: &Filter) -> Vec<usize> {
             if words.is_empty() {
                 return true;
             }
-            let hay = crate::format::lowercase(&format!("{} {} {}", r.qualname, r.module, r.location));
-            words.iter().all(|w| hay.contains(w.as_str()))
+            // The key is `module:qualname`, the form the CLI prints and the URL carries.
+            let hay = crate::format::lowercase(&format!("{} {} {}", r.key, r.qualname, r.location));
+            words.iter().zip(&op_hits).all(|(w, hits)| {
+                hay.contains(w.as_str()) || r.ops.iter().any(|&op| hits.get(op as usize).copied().unwrap_or(false))
+            })
         })
         .map(|(i, _)| i)
         .collect();
@@ -437,156 +433,4 @@ impl Reducible for AppState {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{Share, SideInfo};
-
-    fn row(key: &str, status: ChangeKind, counts: Vec<(ChangeKind, u32)>, hot: f64) -> FunctionRow {
-        FunctionRow {
-            key: key.into(),
-            qualname: key.into(),
-            module: "m".into(),
-            location: format!("m.py:{}", key.len()),
-            kind: "function".into(),
-            hot,
-            before: Some(Share { specialized: 1, sites: 2 }),
-            after: Some(Share { specialized: 0, sites: 2 }),
-            counts,
-            status,
-            score: hot,
-        }
-    }
-
-    fn diff_state() -> AppState {
-        let mut s = Summary::empty();
-        s.generation = 1;
-        s.mode = Mode::Diff;
-        s.rows = vec![
-            row("a", ChangeKind::Changed, vec![(ChangeKind::Lost, 2)], 0.9),
-            row("b", ChangeKind::Unchanged, vec![], 0.5),
-            row("c", ChangeKind::Changed, vec![(ChangeKind::Gained, 1)], 0.3),
-            row("d", ChangeKind::Added, vec![], 0.1),
-        ];
-        AppState::default().apply(Action::Engine(Response::Summary(Box::new(s))))
-    }
-
-    fn keys(st: &AppState) -> Vec<&str> {
-        st.visible_rows().into_iter().map(|i| st.summary.rows[i].key.as_str()).collect()
-    }
-
-    #[test]
-    fn diff_list_hides_unchanged_by_default_and_filters() {
-        let st = diff_state();
-        assert_eq!(keys(&st), ["a", "c", "d"]);
-        let st = st.apply(Action::SetShowUnchanged(true));
-        assert_eq!(keys(&st), ["a", "b", "c", "d"]);
-        let st = st.apply(Action::SetClass(Some(ChangeKind::Lost)));
-        assert_eq!(keys(&st), ["a"]);
-        let st = st.apply(Action::SetClass(None)).apply(Action::SetQuery("  C ".into()));
-        assert_eq!(keys(&st), ["c"]);
-        let st = st.apply(Action::SetQuery(String::new())).apply(Action::SetSort(Sort::Name));
-        assert_eq!(keys(&st), ["a", "b", "c", "d"]);
-    }
-
-    #[test]
-    fn j_and_k_step_through_changed_functions_and_wrap() {
-        let st = diff_state().apply(Action::SetShowUnchanged(true));
-        let st = st.apply(Action::Step(1));
-        assert_eq!(st.route.function.as_deref(), Some("a"));
-        assert_eq!(st.route.tab, Tab::Functions);
-        let st = st.apply(Action::Step(1));
-        assert_eq!(st.route.function.as_deref(), Some("c"), "b is unchanged and skipped");
-        let st = st.apply(Action::Step(1)).apply(Action::Step(1));
-        assert_eq!(st.route.function.as_deref(), Some("a"), "wraps");
-        let st = st.apply(Action::Step(-1));
-        assert_eq!(st.route.function.as_deref(), Some("d"));
-        // No rows: nothing happens.
-        let empty = AppState::default().apply(Action::Step(1));
-        assert_eq!(empty.route.function, None);
-    }
-
-    #[test]
-    fn loading_progress_and_errors_per_side() {
-        let st = AppState::default().apply(Action::LoadStarted { side: Some(Side::Head), names: vec!["h.json".into()] });
-        assert_eq!(st.sides[1].progress.as_ref().unwrap().0, "reading h.json");
-        assert!(st.busy());
-        let info = SideInfo { file: "b.json".into(), ..Default::default() };
-        let st = st
-            .apply(Action::Engine(Response::Loaded { side: Side::Base, info: info.clone() }))
-            .apply(Action::Engine(Response::Failed { side: Some(Side::Head), message: "h.json: not JSON: x".into() }));
-        assert_eq!(st.sides[0].info.as_ref(), Some(&info), "the other side stays loaded");
-        assert_eq!(st.sides[1].error.as_deref(), Some("h.json: not JSON: x"));
-        assert!(!st.busy());
-        // A new load on the failed side clears its error.
-        let st = st.apply(Action::LoadStarted { side: Some(Side::Head), names: vec!["h2.json".into()] });
-        assert_eq!(st.sides[1].error, None);
-    }
-
-    #[test]
-    fn bad_share_links_drop_the_share_from_the_route_and_say_why() {
-        let st = AppState { route: Route::parse("#share=s1.xx"), ..AppState::default() };
-        let st = st.apply(Action::Engine(Response::Failed {
-            side: None,
-            message: "share link: corrupt compressed data (was the link edited?)".into(),
-        }));
-        assert_eq!(st.route.share, None);
-        assert!(st.notice.as_ref().unwrap().error);
-        let st = st.apply(Action::Escape);
-        assert_eq!(st.notice, None);
-    }
-
-    #[test]
-    fn stale_function_views_are_ignored() {
-        let st = diff_state().apply(Action::Select("a".into()));
-        let detail = |key: &str| FunctionDetail {
-            key: key.into(),
-            title: key.into(),
-            locations: [None, None],
-            kind: "function".into(),
-            mode: Mode::Diff,
-            explanations: vec![],
-            counts: vec![],
-            status: ChangeKind::Changed,
-            rows: vec![],
-        };
-        let st = st.apply(Action::Engine(Response::Function(Box::new(detail("c")))));
-        assert!(st.detail.is_none());
-        let st = st.apply(Action::Engine(Response::Function(Box::new(detail("a")))));
-        assert_eq!(st.detail.as_ref().unwrap().key, "a");
-        // Navigating away drops it; a new summary generation too.
-        let st = st.apply(Action::Navigate(Route::parse("#fn=c")));
-        assert!(st.detail.is_none());
-        assert_eq!(st.route.tab, Tab::Functions);
-    }
-
-    #[test]
-    fn help_focus_and_tabs() {
-        let st = AppState::default().apply(Action::ToggleHelp);
-        assert!(st.help);
-        let st = st.apply(Action::Escape);
-        assert!(!st.help);
-        let st = st.apply(Action::FocusSearch);
-        assert_eq!((st.route.tab, st.focus_search), (Tab::Functions, 1));
-        let st = st.apply(Action::SelectTab(Tab::Stats));
-        assert_eq!(st.route.tab, Tab::Stats);
-    }
-
-    #[test]
-    fn stats_sort_follows_header_clicks_and_outlives_new_stats() {
-        let hit = StatsKey::Value { column: 1, side: Side::Head };
-        let st = AppState::default().apply(Action::SortStats(hit));
-        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: true });
-        let st = st.apply(Action::SortStats(hit));
-        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: false });
-        let st = st.apply(Action::Engine(Response::Stats(Box::default())));
-        assert!(st.stats.is_some());
-        assert_eq!(st.stats_sort, StatsSort { key: hit, descending: false });
-    }
-
-    #[test]
-    fn reducible_wraps_apply() {
-        let st = Rc::new(AppState::default());
-        let next = st.clone().reduce(Action::ToggleHelp);
-        assert!(next.help && !st.help);
-    }
-}
+mod tests;

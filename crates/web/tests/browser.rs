@@ -15,7 +15,7 @@ use specdiff_web::components::function_view::{FunctionView, FunctionViewProps};
 use specdiff_web::components::Ctx;
 use specdiff_web::model::*;
 use specdiff_web::protocol::{Request, Response};
-use specdiff_web::state::{Filter, Shared};
+use specdiff_web::state::{Action, Filter, Shared};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{DataTransfer, DragEvent, DragEventInit, Element, File, KeyboardEvent, KeyboardEventInit};
@@ -295,8 +295,7 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
         rows,
     };
     let root = new_root();
-    let props = FunctionViewProps { detail: Some(Shared::new(detail)), selected: Some("m:f".into()), row: None };
-    let app = yew::Renderer::<FunctionView>::with_root_and_props(root.clone(), props).render();
+    let app = yew::Renderer::<ViewHost>::with_root_and_props(root.clone(), ViewHostProps { detail: Shared::new(detail) }).render();
     wait_for(&root, ".fview", |_| true).await;
     for c in ChangeKind::ALL {
         let tr = wait_for(&root, &format!("tr.insrow[data-class={}]", c.name()), |_| true).await;
@@ -315,8 +314,9 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
     assert!(root.query_selector("tr.insrow[data-class=added] td.none").unwrap().is_some());
     let ctr = root.query_selector("tr.insrow[data-class=lost] .counter").unwrap().unwrap();
     assert_eq!(ctr.get_attribute("title").as_deref(), Some("0 miss: plain words"));
-    // The fold opens on click.
-    let fold = root.query_selector("tr.fold").unwrap().unwrap();
+    // Every changed site has a link button; the fold opens on click (of its button).
+    assert_eq!(root.query_selector_all("tr.insrow.marked button.site-link").unwrap().length(), ChangeKind::ALL.len() as u32 - 1);
+    let fold = root.query_selector("tr.fold button").unwrap().unwrap();
     fold.unchecked_ref::<web_sys::HtmlElement>().click();
     for _ in 0..50 {
         if root.query_selector("tr.fold").unwrap().is_none() {
@@ -327,6 +327,32 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
     assert!(root.query_selector("tr.fold").unwrap().is_none());
     app.destroy();
     root.remove();
+}
+
+#[derive(Properties, PartialEq)]
+struct ViewHostProps {
+    detail: Shared<FunctionDetail>,
+}
+
+/// A function view whose folds open as the page's reducer opens them (`Action::Unfold`).
+#[function_component(ViewHost)]
+fn view_host(props: &ViewHostProps) -> Html {
+    let open = use_state(Vec::<u32>::new);
+    let ctx = {
+        let open = open.clone();
+        let dispatch = Callback::from(move |a: Action| {
+            if let Action::Unfold(i) = a {
+                open.set([(*open).clone(), vec![i]].concat());
+            }
+        });
+        Ctx { bridge: Bridge::local(Callback::from(|_| {})), dispatch }
+    };
+    let props = FunctionViewProps { detail: Some(props.detail.clone()), selected: Some("m:f".into()), row: None, open: (*open).clone(), site: None };
+    html! {
+        <ContextProvider<Ctx> context={ctx}>
+            <FunctionView ..props />
+        </ContextProvider<Ctx>>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -343,7 +369,7 @@ fn list_host(props: &ListHostProps) -> Html {
     html! {
         <ContextProvider<Ctx> context={(*ctx).clone()}>
             <div style="height:600px;display:flex">
-                <FunctionList summary={props.summary.clone()} filter={Filter::default()} selected={None::<String>} focus_search={0} />
+                <FunctionList summary={props.summary.clone()} filter={Filter::default()} selected={None::<String>} focus_search={0} focus_row={None::<(u32, String)>} />
             </div>
         </ContextProvider<Ctx>>
     }
@@ -366,6 +392,7 @@ async fn ten_thousand_functions_are_virtualized() {
             counts: vec![],
             status: ChangeKind::Unchanged,
             score: 0.0,
+            ops: vec![],
         })
         .collect();
     let root = new_root();

@@ -223,7 +223,7 @@ proptest! {
         // The HTML report: the runs travel as a share payload in the page's hash (base64url),
         // so no program text, no raw control character and no `<` of its own reach the file.
         let page = "<html><body><script>\nglobalThis.specdiffDemo = [];\n</script></body></html>";
-        let html = crate::viewer::with_runs(page, crate::viewer::Runs::Share(&crate::link::report_payload(&base, &head, &report)), false);
+        let html = crate::viewer::with_runs(page, crate::viewer::Runs::Share(&crate::link::report_payload(&base, &head, &report)), false, None);
         prop_assert!(!html.chars().any(acted_on));
         prop_assert_eq!(html.matches('<').count(), page.matches('<').count() + 2, "only the page's and its script's tags");
     }

@@ -28,7 +28,7 @@ fn ins_view(v: &InstrView, site: bool) -> Ins {
         site: site && v.primary && v.counter.is_some(),
         counter,
         tip,
-        churn: v.churn.as_ref().filter(|c| c.flips > 0).map(|c| format!("{} flips seen by the sampler: {}", c.flips, c.seen.join(" → "))),
+        churn: v.churn.as_ref().filter(|c| c.flips > 0).map(|c| format!("{} seen by the sampler: {}", plural(c.flips as u64, "flip", "flips"), c.seen.join(" → "))),
     }
 }
 
@@ -170,7 +170,15 @@ fn fold(rows: Vec<DetailRow>, interesting: &[bool]) -> Vec<DetailRow> {
         while i < n && !interesting[i] {
             i += 1;
         }
-        let (lead, trail) = (if start == 0 { 0 } else { CONTEXT }, if i == n { 0 } else { CONTEXT });
+        // Before a changed site, the context reaches back at least to the source line the
+        // site is on: the fold never hides the line of a change.
+        let site_line = (i < n).then(|| (start..i).rev().find(|&j| matches!(rows[j], Some(DetailRow::Source { .. })))).flatten();
+        let trail = match (i == n, site_line) {
+            (true, _) => 0,
+            (false, Some(j)) => CONTEXT.max(i - j),
+            (false, None) => CONTEXT,
+        };
+        let lead = if start == 0 { 0 } else { CONTEXT };
         if i - start > lead + trail + MIN_FOLD {
             for r in &mut rows[start..start + lead] {
                 out.push(r.take().unwrap());
@@ -187,4 +195,53 @@ fn fold(rows: Vec<DetailRow>, interesting: &[bool]) -> Vec<DetailRow> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(line: u32) -> DetailRow {
+        DetailRow::Source { line, text: format!("line {line}"), samples: [0, 0] }
+    }
+
+    fn ins(_: u32) -> DetailRow {
+        DetailRow::Ins { base: None, head: None, class: None, explain: None }
+    }
+
+    fn shown_lines(rows: &[DetailRow]) -> Vec<u32> {
+        rows.iter().filter_map(|r| if let DetailRow::Source { line, .. } = r { Some(*line) } else { None }).collect()
+    }
+
+    #[test]
+    fn a_fold_never_hides_the_source_line_of_a_change() {
+        // Line 1: 20 unchanged instructions; line 2: 12 unchanged, then the changed site.
+        let mut rows = vec![src(1)];
+        let mut interesting = vec![false];
+        rows.extend((0..20).map(ins));
+        interesting.extend([false; 20]);
+        rows.push(src(2));
+        interesting.push(false);
+        rows.extend((0..12).map(ins));
+        interesting.extend([false; 12]);
+        rows.push(ins(99));
+        interesting.push(true);
+        let folded = fold(rows, &interesting);
+        assert_eq!(shown_lines(&folded), [2], "line 2, the change's, stays outside the fold");
+        let Some(DetailRow::Fold { rows: inside }) = folded.iter().find(|r| matches!(r, DetailRow::Fold { .. })) else {
+            panic!("the long unchanged stretch of line 1 is folded")
+        };
+        assert_eq!(inside.len(), 21, "line 1 and its instructions");
+        // With the change's line close by, the usual three rows of context.
+        let mut rows = vec![src(1)];
+        rows.extend((0..20).map(ins));
+        rows.push(src(2));
+        rows.push(ins(98));
+        rows.push(ins(99));
+        let mut interesting = vec![false; rows.len()];
+        *interesting.last_mut().unwrap() = true;
+        let folded = fold(rows, &interesting);
+        assert_eq!(shown_lines(&folded), [2]);
+        assert!(matches!(folded[0], DetailRow::Fold { .. }));
+    }
 }

@@ -19,6 +19,7 @@ use specdiff_core::report::{KindCounts, Tallies};
 use crate::model::Share;
 
 pub mod detail;
+pub mod opnames;
 pub mod summary;
 #[cfg(test)]
 mod one_story;

@@ -46,6 +46,7 @@ fn function_row(dump: &Dump, names: &CodeNames, code: u32, key: String, facts: R
         counts: facts.counts,
         status: facts.status,
         score: facts.score,
+        ops: Vec::new(),
     }
 }
 
@@ -209,11 +210,12 @@ pub fn diff_summary(
         Tone::Neutral,
         TIP_SITES,
     ));
+    let d = head_run.code_objects as f64 - base_run.code_objects as f64;
     m.push(metric(
         "code objects",
         grouped(base_run.code_objects as u64),
         grouped(head_run.code_objects as u64),
-        None,
+        delta(d, false),
         Tone::Neutral,
         "code objects in each dump",
     ));
@@ -242,7 +244,9 @@ pub fn diff_summary(
     });
     m.push(metric("samples", grouped(base_run.samples), grouped(head_run.samples), None, Tone::Neutral, TIP_SAMPLES));
     let d = hd.run.duration_s - bd.run.duration_s;
-    m.push(metric("wall time", seconds(bd.run.duration_s), seconds(hd.run.duration_s), None, tone(d, false), TIP_WALL));
+    // The sign of `signed`, the magnitude in the cells' own unit.
+    let wall = (d != 0.0).then(|| format!("{}{}", signed(d, false).chars().next().unwrap_or('±'), seconds(d.abs())));
+    m.push(metric("wall time", seconds(bd.run.duration_s), seconds(hd.run.duration_s), wall, tone(d, false), TIP_WALL));
     m.push(Metric {
         label: "code similarity".into(),
         base: None,

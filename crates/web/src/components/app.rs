@@ -43,8 +43,15 @@ pub fn app() -> Html {
     let c = (*ctx).clone();
     use_file_drop(c.dispatch.clone(), Callback::from(move |files| c.load(None, files)));
 
-    // The URL hash mirrors the route.
-    use_effect_with(state.route.clone(), |route| browser::set_hash(&route.to_hash()));
+    // The URL hash mirrors the route: another tab or function is a history entry, the rest
+    // (search, filter, sort, folds, site) is written in place.
+    let shown = use_mut_ref(|| None::<Route>);
+    use_effect_with(state.route.clone(), move |route| {
+        let push = shown.borrow().as_ref().is_some_and(|r| (r.tab, &r.function) != (route.tab, &route.function));
+        browser::set_hash(&route.to_hash(), push);
+        *shown.borrow_mut() = Some(route.clone());
+    });
+    let made_by_cli = use_memo((), |_| browser::made_by_cli());
 
     // Share links and #demo open once per distinct value.
     let opened = use_mut_ref(|| None::<String>);
@@ -111,7 +118,7 @@ pub fn app() -> Html {
     let summary = state.summary.clone();
     let loaded = state.sides.iter().any(|s| s.info.is_some());
     let body = if summary.mode == Mode::Empty && state.route.tab != Tab::Stats {
-        html! { <Welcome busy={state.busy()} /> }
+        html! { <Welcome busy={state.busy()} missing={missing_runs(&state.route)} demo={made_by_cli.is_none()} /> }
     } else {
         match state.route.tab {
             Tab::Overview => html! { <OverviewView summary={summary.clone()} /> },
@@ -119,14 +126,17 @@ pub fn app() -> Html {
                 <div class="split">
                     <FunctionList
                         summary={summary.clone()}
-                        filter={state.filter.clone()}
+                        filter={state.route.filter.clone()}
                         selected={state.route.function.clone()}
                         focus_search={state.focus_search}
+                        focus_row={state.focus_row.clone()}
                     />
                     <FunctionView
                         detail={state.detail.clone()}
                         selected={state.route.function.clone()}
                         row={state.selected_row().cloned()}
+                        open={state.route.open.clone()}
+                        site={state.route.site}
                     />
                 </div>
             },
@@ -138,8 +148,14 @@ pub fn app() -> Html {
 
     let share_url = state.share.as_ref().map(|s| {
         let route = Route { share: Some(s.payload.clone()), demo: false, ..state.route.clone() };
-        (browser::page_url(&route.to_hash()), s.note.clone(), s.redacted)
+        let viewer = made_by_cli.as_ref().as_ref().and_then(|m| m.viewer.clone());
+        let url = match &viewer {
+            Some(base) => format!("{base}{}", route.to_hash()),
+            None => browser::page_url(&route.to_hash()),
+        };
+        (url, s.note.clone(), s.redacted, viewer.is_some())
     });
+    let local_only = use_memo((), |_| browser::served_locally());
 
     html! {
         <ContextProvider<Ctx> context={(*ctx).clone()}>
@@ -153,8 +169,12 @@ pub fn app() -> Html {
                         disabled={!loaded || state.busy()}>{"⇄"}</button>
                     <SideCard side={Side::Head} state={state.sides[1].clone()} />
                     <div class="actions">
-                        <button class="btn" onclick={demo} disabled={state.busy()}
-                            title="load the demo pair (a refactor that loses three specializations)">{"load demo"}</button>
+                        // The CLI's pages (a report, `specdiff view`) hold the user's runs: their
+                        // "demo" would open those again, so it is not offered there.
+                        if made_by_cli.is_none() {
+                            <button class="btn" onclick={demo} disabled={state.busy()}
+                                title="load the demo pair (a refactor that loses three specializations)">{"load demo"}</button>
+                        }
                         <button class="btn" onclick={share} disabled={!loaded || state.busy()}
                             title="make a link that carries these runs (paste it in a pull request)">{"share link"}</button>
                         <button class="icon-btn" onclick={help} title="keyboard shortcuts (?)">{"?"}</button>
@@ -173,11 +193,26 @@ pub fn app() -> Html {
                     <span class="keys">{"j/k next/prev change · / search · ? help"}</span>
                 </footer>
                 if state.help { <HelpOverlay /> }
-                if let Some((url, note, redacted)) = share_url {
-                    <ShareBox {url} {note} {redacted} focus={state.route.function.clone()} />
+                if let Some((url, note, redacted, hosted_viewer)) = share_url {
+                    <ShareBox {url} {note} {redacted} focus={state.route.function.clone()} {hosted_viewer}
+                        local_only={!hosted_viewer && *local_only} />
                 }
                 if state.dragging { <DropOverlay /> }
             </div>
         </ContextProvider<Ctx>>
     }
+}
+
+/// What a reload without the runs lost, in words: the URL points at a view of runs that were
+/// picked or dropped (they stay in the tab that read them), or None when it points at nothing.
+fn missing_runs(route: &Route) -> Option<String> {
+    if route.share.is_some() || route.demo {
+        return None;
+    }
+    let what = match (&route.function, route.tab) {
+        (Some(f), _) => format!("the function {f}"),
+        (None, Tab::Overview) if route.filter == Default::default() => return None,
+        (None, tab) => format!("the {} tab", tab.name()),
+    };
+    Some(what)
 }

@@ -1,6 +1,7 @@
 //! The function list: search, class filter, sort, and a virtualized list (only the rows in
 //! view are in the DOM, so 10k functions scroll smoothly).
 
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -27,6 +28,8 @@ pub struct FunctionListProps {
     pub selected: Option<String>,
     /// Changes when `/` is pressed: the search box takes the focus.
     pub focus_search: u32,
+    /// Changes when Escape closed a function view: that function's row takes the focus.
+    pub focus_row: Option<(u32, String)>,
 }
 
 /// Search box, filters and the virtualized list.
@@ -54,6 +57,16 @@ pub fn function_list(props: &FunctionListProps) -> Html {
                 if let Some(el) = search.cast::<HtmlInputElement>() {
                     let _ = el.focus();
                     el.select();
+                }
+            }
+        });
+    }
+    {
+        let scroller = scroller.clone();
+        use_effect_with(props.focus_row.clone(), move |row| {
+            if let (Some((_, key)), Some(el)) = (row, scroller.cast::<web_sys::Element>()) {
+                if let Some(b) = row_button(&el, |k| k == key) {
+                    let _ = b.focus();
                 }
             }
         });
@@ -110,6 +123,22 @@ pub fn function_list(props: &FunctionListProps) -> Html {
         Action::SetShowUnchanged(el.checked())
     });
 
+    // Up and down arrows move between rows (Tab reaches them too; Enter opens one).
+    let onkeydown = Callback::from(|e: KeyboardEvent| {
+        let down = match e.key().as_str() {
+            "ArrowDown" => true,
+            "ArrowUp" => false,
+            _ => return,
+        };
+        let Some(row) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).filter(|t| t.get_attribute("data-key").is_some() && t.tag_name() == "BUTTON") else {
+            return;
+        };
+        let next = if down { row.next_element_sibling() } else { row.previous_element_sibling() };
+        if let Some(b) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+            e.prevent_default();
+            let _ = b.focus();
+        }
+    });
     let s = &props.summary;
     let diff = s.mode == Mode::Diff;
     let total = visible.len();
@@ -156,7 +185,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
                     <label class="toggle"><input type="checkbox" checked={props.filter.show_unchanged} onchange={onunchanged} />{" show unchanged"}</label>
                 }
             </div>
-            <div class="vlist" ref={scroller} {onscroll} role="listbox" aria-label="functions">
+            <div class="vlist" ref={scroller} {onscroll} {onkeydown} role="region" aria-label="functions">
                 <div class="vlist-inner" style={format!("height:{}px", total as f64 * ROW_HEIGHT)}>
                     { for (first..last).map(|pos| {
                         let row = &s.rows[visible[pos]];
@@ -174,4 +203,12 @@ pub fn function_list(props: &FunctionListProps) -> Html {
             </div>
         </aside>
     }
+}
+
+/// The rendered row button whose key passes `wanted`.
+fn row_button(list: &web_sys::Element, wanted: impl Fn(&str) -> bool) -> Option<HtmlElement> {
+    let rows = list.query_selector_all(".frow").ok()?;
+    (0..rows.length())
+        .filter_map(|i| rows.get(i)?.dyn_into::<HtmlElement>().ok())
+        .find(|b| b.get_attribute("data-key").is_some_and(|k| wanted(&k)))
 }

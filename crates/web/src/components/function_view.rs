@@ -6,8 +6,10 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
 use super::legend::{Legend, Terms};
+use super::Ctx;
 use crate::model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
-use crate::state::Shared;
+use crate::protocol::Request;
+use crate::state::{Action, Shared};
 use crate::format::{plural, shown};
 
 /// Props of [`FunctionView`].
@@ -19,15 +21,15 @@ pub struct FunctionViewProps {
     pub selected: Option<String>,
     /// The selected row (title while the view loads).
     pub row: Option<FunctionRow>,
+    /// The folds unfolded (the route's `open`).
+    pub open: Vec<u32>,
+    /// The selected site (the route's `site`: its instruction row, from 1).
+    pub site: Option<u32>,
 }
 
 /// The selected function.
 #[function_component(FunctionView)]
 pub fn function_view(props: &FunctionViewProps) -> Html {
-    // The unfolded runs belong to the function they were opened in, so the state carries its
-    // key: another selection starts folded with no effect to reset it (an effect could run
-    // after a first click and undo it).
-    let unfolded = use_state(|| (props.selected.clone(), Vec::<usize>::new()));
     // On a narrow screen the view sits below the function list: bring it into sight when a
     // function opens (where it already is in sight, as beside the list, nothing moves).
     let section = use_node_ref();
@@ -43,6 +45,32 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
             }
         });
     }
+    let ctx = use_context::<Ctx>().expect("Ctx provided by App");
+    let listing = use_node_ref();
+    // The selected site is scrolled into view once its function's listing is there.
+    {
+        let listing = listing.clone();
+        let shown = props.detail.as_ref().map(|d| d.key.clone());
+        use_effect_with((props.site, shown), move |(site, _)| {
+            if site.is_some() {
+                if let Some(row) = listing.cast::<web_sys::Element>().and_then(|l| l.query_selector(".selected-site").ok().flatten()) {
+                    row.scroll_into_view_with_bool(false);
+                }
+            }
+        });
+    }
+    // An unfolded fold's button is gone: the focus it had goes to the listing, not the body.
+    {
+        let listing = listing.clone();
+        use_effect_with(props.open.len(), move |_| {
+            let on_body = gloo::utils::document().active_element().is_none_or(|e| e.tag_name() == "BODY");
+            if on_body {
+                if let Some(el) = listing.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
     let Some(key) = &props.selected else {
         return html! { <section class="fview empty"><p class="muted">{"Select a function, or press j to jump to the next change."}</p></section> };
     };
@@ -53,16 +81,11 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     let diff = d.mode == Mode::Diff;
     let cols = if diff { 7 } else { 3 };
 
-    let folds = Folds {
-        open: if unfolded.0 == props.selected { &unfolded.1 } else { &[] },
-        state: &unfolded,
-        selected: &props.selected,
-    };
-    let mut body = Vec::new();
-    let mut fold_index = 0usize;
+    let mut listing_rows = Listing { diff, cols, open: &props.open, site: props.site, ctx: &ctx, key, fold: 0, ins: 0, out: Vec::new() };
     for row in &d.rows {
-        render_row(row, diff, cols, &mut fold_index, &folds, &mut body);
+        listing_rows.row(row);
     }
+    let body = listing_rows.out;
     let locations = match &d.locations {
         [Some(a), Some(b)] if a == b => a.clone(),
         [Some(a), Some(b)] => format!("{a} → {b}"),
@@ -84,12 +107,12 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
                 <ul class="explanations">{ for d.explanations.iter().map(|e| html! { <li>{shown(e)}</li> }) }</ul>
             }
             <Legend kinds={d.counts.iter().filter(|(_, n)| *n > 0).map(|(c, _)| *c).collect::<Vec<_>>()} terms={Terms::Listing} />
-            <div class="listing-wrap" tabindex="0" role="region" aria-label={format!("instructions of {}", d.title)}>
+            <div class="listing-wrap" ref={listing} tabindex="0" role="region" aria-label={format!("instructions of {}", d.title)}>
                 <table class={classes!("listing", diff.then_some("diff"))}>
                     <thead>
                         if diff {
                             <tr><th class="off">{"off"}</th><th>{"base"}</th><th class="ctr">{"ctr"}</th>
-                                <th class="off">{"off"}</th><th>{"head"}</th><th class="ctr">{"ctr"}</th><th class="cls"></th></tr>
+                                <th class="off">{"off"}</th><th>{"head"}</th><th class="ctr">{"ctr"}</th><th class="cls">{"kind"}</th></tr>
                         } else {
                             <tr><th class="off">{"off"}</th><th>{"instruction"}</th><th class="ctr">{"counter"}</th></tr>
                         }
@@ -101,68 +124,96 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
     }
 }
 
-/// The folds of the function shown: which are open (by index in the view), and the state that
-/// opening one sets.
-struct Folds<'a> {
-    open: &'a [usize],
-    state: &'a UseStateHandle<(Option<String>, Vec<usize>)>,
-    selected: &'a Option<String>,
+/// The listing's rows as they are rendered: the folds opened by the route (and any holding the
+/// selected site), each instruction row numbered from 1 (the route's `site`), a link button on
+/// every changed site.
+struct Listing<'a> {
+    diff: bool,
+    cols: usize,
+    open: &'a [u32],
+    site: Option<u32>,
+    ctx: &'a Ctx,
+    key: &'a str,
+    /// Folds seen so far.
+    fold: u32,
+    /// Instruction rows seen so far (shown or folded).
+    ins: u32,
+    out: Vec<Html>,
 }
 
-fn render_row(row: &DetailRow, diff: bool, cols: usize, fold_index: &mut usize, folds: &Folds<'_>, out: &mut Vec<Html>) {
-    match row {
-        DetailRow::Source { line, text, samples } => {
-            let hot = samples[0].max(samples[1]);
-            out.push(html! {
-                <tr class="src">
-                    <td class="lineno">{line}</td>
-                    <td class="code" colspan={(cols - 1).to_string()}>
-                        <span class="srctext">{text.clone()}</span>
-                        if hot > 0 { <span class="samples" title="sampler hits on this line (base / head)">{
-                            if diff { format!("{} / {} samples", samples[0], samples[1]) } else { format!("{} samples", samples[0]) }
-                        }</span> }
-                    </td>
-                </tr>
-            });
-        }
-        DetailRow::Ins { base, head, class, explain } => {
-            let cls = class.filter(|c| *c != ChangeKind::Unchanged).map(|c| format!("c-{}", c.name()));
-            out.push(html! {
-                <tr class={classes!("insrow", cls.clone(), cls.is_some().then_some("marked"))}
-                    data-class={class.map(|c| c.name()).unwrap_or("")}>
-                    <InsCell ins={base.clone()} />
-                    if diff {
-                        <InsCell ins={head.clone()} />
-                        <td class="cls">if let Some(c) = class { if *c != ChangeKind::Unchanged { <ClassBadge class={*c} /> } }</td>
-                    }
-                </tr>
-            });
-            if let Some(e) = explain {
-                out.push(html! {
-                    <tr class={classes!("explain-row", cls)}>
-                        <td class="off"></td>
-                        <td class="explain" colspan={(cols - 1).to_string()}>{"↳ "}{shown(e)}</td>
+impl Listing<'_> {
+    fn row(&mut self, row: &DetailRow) {
+        let (diff, cols) = (self.diff, self.cols);
+        match row {
+            DetailRow::Source { line, text, samples } => {
+                let hot = samples[0].max(samples[1]);
+                self.out.push(html! {
+                    <tr class="src">
+                        <td class="lineno">{line}</td>
+                        <td class="code" colspan={(cols - 1).to_string()}>
+                            <span class="srctext">{text.clone()}</span>
+                            if hot > 0 { <span class="samples" title="sampler hits on this line (base / head)">{
+                                if diff { format!("{} / {} samples", samples[0], samples[1]) } else { format!("{} samples", samples[0]) }
+                            }</span> }
+                        </td>
                     </tr>
                 });
             }
-        }
-        DetailRow::Fold { rows } => {
-            let i = *fold_index;
-            *fold_index += 1;
-            if folds.open.contains(&i) {
-                for r in rows {
-                    render_row(r, diff, cols, fold_index, folds, out);
-                }
-            } else {
-                let n = rows.iter().filter(|r| matches!(r, DetailRow::Ins { .. })).count();
-                let state = folds.state.clone();
-                let opened = (folds.selected.clone(), folds.open.iter().copied().chain([i]).collect::<Vec<_>>());
-                let onclick = Callback::from(move |_| state.set(opened.clone()));
-                out.push(html! {
-                    <tr class="fold" {onclick} title="click to unfold">
-                        <td colspan={cols.to_string()}>{format!("⋯ {} folded", plural(n as u64, "unchanged instruction", "unchanged instructions"))}</td>
+            DetailRow::Ins { base, head, class, explain } => {
+                self.ins += 1;
+                let n = self.ins;
+                let cls = class.filter(|c| *c != ChangeKind::Unchanged).map(|c| format!("c-{}", c.name()));
+                let selected = self.site == Some(n);
+                let link = cls.as_ref().map(|_| {
+                    let (ctx, key) = (self.ctx.clone(), self.key.to_string());
+                    let onclick = Callback::from(move |_| {
+                        ctx.dispatch.emit(Action::SelectSite(n));
+                        ctx.bridge.send(Request::Share { focus: Some(key.clone()), redact: false }, Vec::new());
+                    });
+                    html! { <button type="button" class="site-link" {onclick} aria-label={format!("share a link to this site (row {n})")}
+                        title="share a link to this site">{"link"}</button> }
+                });
+                self.out.push(html! {
+                    <tr class={classes!("insrow", cls.clone(), cls.is_some().then_some("marked"), selected.then_some("selected-site"))}
+                        data-class={class.map(|c| c.name()).unwrap_or("")} data-site={n.to_string()}>
+                        <InsCell ins={base.clone()} />
+                        if diff {
+                            <InsCell ins={head.clone()} />
+                            <td class="cls">if let Some(c) = class { if *c != ChangeKind::Unchanged { <ClassBadge class={*c} /> } }{for link}</td>
+                        }
                     </tr>
                 });
+                if let Some(e) = explain {
+                    self.out.push(html! {
+                        <tr class={classes!("explain-row", cls)}>
+                            <td class="off"></td>
+                            <td class="explain" colspan={(cols - 1).to_string()}>{"↳ "}{shown(e)}</td>
+                        </tr>
+                    });
+                }
+            }
+            DetailRow::Fold { rows } => {
+                let i = self.fold;
+                self.fold += 1;
+                let n = rows.iter().filter(|r| matches!(r, DetailRow::Ins { .. })).count() as u32;
+                let holds_site = self.site.is_some_and(|s| s > self.ins && s <= self.ins + n);
+                if self.open.contains(&i) || holds_site {
+                    for r in rows {
+                        self.row(r);
+                    }
+                } else {
+                    self.ins += n;
+                    let onclick = self.ctx.dispatch.reform(move |_| Action::Unfold(i));
+                    self.out.push(html! {
+                        <tr class="fold">
+                            <td colspan={cols.to_string()}>
+                                <button type="button" class="link-btn" {onclick} title="unfold">
+                                    {format!("⋯ {} folded", plural(n as u64, "unchanged instruction", "unchanged instructions"))}
+                                </button>
+                            </td>
+                        </tr>
+                    });
+                }
             }
         }
     }

@@ -11,17 +11,20 @@ use crate::state::Action;
 #[function_component(HelpOverlay)]
 pub fn help_overlay() -> Html {
     let ctx = use_context::<Ctx>().expect("Ctx provided by App");
+    let dialog = use_node_ref();
+    crate::hooks::use_dialog_focus(dialog.clone());
     let close = ctx.dispatch.reform(|_| Action::ToggleHelp);
     let keys = [
         ("j / k", "next / previous changed function"),
         ("/", "search functions"),
         ("1 2 3", "overview, functions, stats"),
         ("?", "this help"),
-        ("Esc", "close dialogs, leave the search box"),
+        ("Esc", "close dialogs, leave the search box, close the function view"),
+        ("Tab, Enter", "move between and open rows, chips, folds and links"),
     ];
     html! {
         <div class="modal-backdrop" onclick={close.clone()}>
-            <div class="modal" role="dialog" aria-label="help" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+            <div class="modal" role="dialog" aria-modal="true" aria-label="help" ref={dialog} onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
                 <div class="modal-head"><h2>{"Keyboard and legend"}</h2>
                     <button class="icon-btn" onclick={close} title="close (Esc)">{"✕"}</button></div>
                 <table class="keys-table">

@@ -62,7 +62,30 @@ pub fn overview_view(props: &OverviewProps) -> Html {
             </tbody>
         </table>
     };
-    let top_title = if diff { "Top regressions · ranked by hotness × regressions" } else { "Hottest functions with unspecialized sites" };
+    let top_title = if diff { "Top regressions · the hottest functions that lost the most" } else { "Hottest functions with unspecialized sites" };
+    // The next step, said in words and one Enter away: the button takes the focus when the
+    // overview of a new load appears (so the focus is not left on the page's body).
+    let worst_button = use_node_ref();
+    {
+        let worst_button = worst_button.clone();
+        use_effect_with(s.generation, move |_| {
+            if let Some(b) = worst_button.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    let worst = o.top.first().filter(|_| diff).map(|t| {
+        let key = t.key.clone();
+        let onclick = ctx.dispatch.reform(move |_| Action::Select(key.clone()));
+        html! {
+            <section class="card worst" aria-label="worst regression">
+                <p class="worst-text">{"Worst regression: "}<strong>{t.title.clone()}</strong>
+                    {format!(" ({}) · {}", t.location, t.detail)}</p>
+                <button class="btn primary" ref={worst_button.clone()} {onclick} data-key={t.key.clone()}>
+                    {format!("open {} ›", t.title)}</button>
+            </section>
+        }
+    });
     let top = if o.top.is_empty() {
         html! { <p class="muted">{ if diff { "No regressions: every site that was specialized still is." } else { "Nothing to rank: no hot function has unspecialized sites." } }</p> }
     } else {
@@ -72,16 +95,21 @@ pub fn overview_view(props: &OverviewProps) -> Html {
                 { for o.top.iter().enumerate().map(|(i, t)| {
                     let key = t.key.clone();
                     let onclick = ctx.dispatch.reform(move |_| Action::Select(key.clone()));
+                    // The name is a button (Tab, Enter); the whole row still takes a click.
                     html! {
                         <tr class="clickable" {onclick} data-key={t.key.clone()}>
                             <td class="rank">{i + 1}</td>
                             <td>
                                 if t.class != ChangeKind::Unchanged { <ClassBadge class={t.class} /> }
                             </td>
-                            <td class="name"><span class="qual">{t.title.clone()}</span>
+                            <td class="name"><button type="button" class="link-btn qual"
+                                onclick={let d = ctx.dispatch.clone(); let key = t.key.clone(); Callback::from(move |e: MouseEvent| {
+                                    e.stop_propagation();
+                                    d.emit(Action::Select(key.clone()));
+                                })}>{t.title.clone()}</button>
                                 <span class="loc">{t.location.clone()}</span></td>
                             <td class="detail">{t.detail.clone()}</td>
-                            <td class="num" title="ranking score">{format!("{:.2}", t.score)}</td>
+                            <td class="num">{score_words(t.score, diff)}</td>
                         </tr>
                     }
                 }) }
@@ -89,8 +117,22 @@ pub fn overview_view(props: &OverviewProps) -> Html {
             </table>
         }
     };
+    // One run: say that it is one, and what brings the diff, so the coverage shown after the
+    // first of two picks does not read as the diff.
+    let one_run = match s.mode {
+        Mode::Single(side) => Some(html! {
+            <p class="card one-run" role="status">{format!(
+                "One run loaded ({}): this is its coverage. Add the {} dump (its pane's “open…”, or drop it) to see the diff.",
+                side.name(),
+                if side.index() == 0 { "head" } else { "base" }
+            )}</p>
+        }),
+        _ => None,
+    };
     html! {
         <div class="overview">
+            {for one_run}
+            {for worst}
             <div class="ov-grid">
                 <section class="card">
                     <h3>{ if diff { "Runs" } else { "Run" } }</h3>
@@ -105,7 +147,8 @@ pub fn overview_view(props: &OverviewProps) -> Html {
                                     d.emit(Action::SetClass(Some(c)));
                                     d.emit(Action::SelectTab(crate::route::Tab::Functions));
                                 });
-                                html! { <span class="chip-link" {onclick}><ClassBadge class={c} count={Some(*n)} /></span> }
+                                html! { <button type="button" class="chip-link" {onclick}
+                                    title={format!("list the functions with {} sites", c.label())}><ClassBadge class={c} count={Some(*n)} /></button> }
                             }) }
                         </div>
                     }
@@ -121,9 +164,19 @@ pub fn overview_view(props: &OverviewProps) -> Html {
             </div>
             <section class="card">
                 <h3>{top_title}</h3>
+                if diff && !o.top.is_empty() {
+                    <p class="muted small">{"impact = the function's hotness (its share of the samples, 0 to 1) \
+                        × its regressions: higher is worse, and the list is in that order."}</p>
+                }
                 {top}
             </section>
         </div>
     }
 }
 
+/// The ranking score with what it is: "impact 2.00" (hotness × regressions; for one run,
+/// hotness × unspecialized sites).
+fn score_words(score: f64, diff: bool) -> Html {
+    let tip = if diff { "share of samples × regressions" } else { "share of samples × unspecialized sites" };
+    html! { <span title={tip}>{format!("impact {score:.2}")}</span> }
+}

@@ -33,7 +33,7 @@ fn cost_estimates_hold_their_intervals_and_text_says_the_json_total() {
     }
     let text = specdiff().args(["diff", "--cost", &base, &head]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
-    let line = text.lines().find(|l| l.starts_with("Estimated cost of the regressions")).unwrap_or_else(|| panic!("{text}"));
+    let line = text.lines().find(|l| l.starts_with("Estimated cost of the lost specializations")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains(&format!("≈ {:.1}% of run time", p)), "{line} vs {p}");
     // Without --cost nothing changes: the key is absent.
     let plain = specdiff().args(["diff", "--json", &base, &head]).output().unwrap();

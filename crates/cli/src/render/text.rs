@@ -73,7 +73,7 @@ fn cost_lines(out: &mut String, cost: &specdiff_core::view::cost::DiffCost) {
         0 => String::new(),
         n => format!("; {} not estimated", count(n as u64, "site", "sites")),
     };
-    let _ = writeln!(out, "\nEstimated cost of the regressions (CPython {} cost model): {}{unknown}", cost.model_python, cost_sentence(&cost.total));
+    let _ = writeln!(out, "\nEstimated cost of the lost specializations (CPython {} cost model; not yet checked against measured time, docs/cost-model.md): {}{unknown}", cost.model_python, cost_sentence(&cost.total));
     for f in cost.functions.iter().filter(|f| !f.import_time && f.share.high > 0.0) {
         let _ = writeln!(out, "  {}  {}", name(&f.qualname), cost_sentence(&f.share));
     }

@@ -112,9 +112,9 @@ fi
 # run, each download checked against its sha256; scripts/install-native-python.py says how).
 python3 scripts/install-native-python.py
 
-# The real-library corpus (tests/real): ten upgrades' wheels, pinned by version and sha256 in
+# The real-library corpus (tests/real): twelve upgrades' wheels, pinned by version and sha256 in
 # its manifest, fetched with pip --require-hashes into .tools/real/wheels (~50 s the first time,
-# 4.7 MB) and unpacked into .tools/real/site.
+# 8.8 MB) and unpacked into .tools/real/site.
 WHEELS="$TOOLS_DIR/real/wheels" python3 tests/real/corpus.py fetch >&2
 WHEELS="$TOOLS_DIR/real/wheels" python3 tests/real/corpus.py unpack --site "$TOOLS_DIR/real/site" >/dev/null
 

@@ -118,6 +118,30 @@ fn crlf_sources_dump_and_diff_like_lf_ones() {
     }
 }
 
+/// Code compiled at run time under a made-up file name that starts with `<` but does not end
+/// with `>` (networkx 3's `argmap` names its generated wrappers "<class '…argmap'>
+/// compilation N") has no source: the dump must not record the text of the module that ran
+/// `compile` for it, which linecache returns when it is handed that module's loader.
+#[test]
+fn code_under_a_made_up_file_name_records_no_source_of_its_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("gen.py");
+    std::fs::write(
+        &script,
+        "import sys\nSRC = 'def gen(x):\\n    return x + 1\\n'\nexec(compile(SRC, \"<class 'gen'> compilation 1\", 'exec'))\nn = 0\nfor i in range(int(sys.argv[1]) * 10):\n    n = gen(n)\n",
+    )
+    .unwrap();
+    for py in interpreters() {
+        let out = tmp.path().join(format!("gen-{}.json", py.key));
+        dump_main(py, &out, &script);
+        let dump = read(&out);
+        assert!(dump.files.iter().any(|f| f.path.ends_with("compilation 1")), "{}: the generated code is not in the dump", py.minor);
+        let generated = recorded_source(&dump, "compilation 1");
+        assert!(generated.is_empty(), "{}: a made-up file got its module's text: {generated:?}", py.minor);
+        assert!(recorded_source(&dump, "gen.py").iter().any(|(_, t)| t.trim() == "n = gen(n)"), "{}", py.minor);
+    }
+}
+
 /// `path` as it would read on Windows under `root` (a drive-letter folder).
 fn windows_path(root: &str, path: &str) -> String {
     format!("{root}{}", path.replace('/', "\\"))

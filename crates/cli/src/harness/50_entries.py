@@ -245,8 +245,12 @@ def identity_fields(dump, ident):
 
 
 def source_lines(linecache, path, module_globals):
+    # The module's loader is asked for source only for the module's own file: code compiled
+    # at run time under a made-up file name (networkx's argmap: "<class '...argmap'>
+    # compilation 5") would otherwise be shown with the text of the module that ran it.
+    own = module_globals is not None and module_globals.get("__file__") == path
     try:
-        lines = linecache.getlines(path, module_globals)
+        lines = linecache.getlines(path, module_globals if own else None)
         if not lines and path.startswith("<frozen ") and module_globals:
             real = module_globals.get("__file__")
             lines = linecache.getlines(real) if isinstance(real, str) else []

@@ -42,9 +42,11 @@ fn relevant_hooks(fam: &str, version: (u32, u32)) -> &'static [&'static str] {
 }
 
 /// Head classes that own `attr` in base or head, with their base counterpart. When no class
-/// is seen to own it and exactly one class has methods the dump left out (what they set is
-/// unknown), that class is the owner.
-fn owners<'a>(ctx: &'a ExplainContext, attr: &'a str) -> Vec<(&'a (String, String), &'a ClassFacts, Option<&'a ClassFacts>)> {
+/// is seen to own it and exactly one class of the site's own module has methods the dump left
+/// out (what they set is unknown), that class is the owner; a class of another module is no
+/// evidence (issue 29: networkx's `func.__doc__ = f.__doc__` was blamed on `pathlib.PurePath`,
+/// the one class of the whole run with unseen methods).
+fn owners<'a>(ctx: &'a ExplainContext, f: &Facts, attr: &'a str) -> Vec<(&'a (String, String), &'a ClassFacts, Option<&'a ClassFacts>)> {
     let (base, head) = (ctx.base_facts(), ctx.head_facts());
     // A class without a base counterpart (new, or renamed) has nothing to compare with.
     let pairs: Vec<_> = head.classes.iter().filter_map(|(key, h)| Some((key, h, base.classes.get(key)?))).collect();
@@ -52,7 +54,9 @@ fn owners<'a>(ctx: &'a ExplainContext, attr: &'a str) -> Vec<(&'a (String, Strin
     if !owning.is_empty() || head.classes.values().chain(base.classes.values()).any(|c| c.owns(attr)) {
         return owning;
     }
-    let unseen: Vec<_> = pairs.iter().filter(|(_, h, b)| h.methods_unseen() || b.methods_unseen()).collect();
+    let Some(site) = f.head else { return Vec::new() };
+    let module = site.dump.str(site.code.module);
+    let unseen: Vec<_> = pairs.iter().filter(|((m, _), h, b)| m == module && (h.methods_unseen() || b.methods_unseen())).collect();
     match unseen.as_slice() {
         [(k, h, b)] => vec![(*k, *h, Some(*b))],
         _ => Vec::new(),
@@ -113,7 +117,7 @@ pub(super) fn receiver_of<'a>(line: &'a str, attr: &str) -> Option<&'a str> {
 pub(super) fn class_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (fam, attr) = applies(f)?;
     let version = f.head?.rules.version;
-    for ((module, class), h, b) in owners(ctx, &attr) {
+    for ((module, class), h, b) in owners(ctx, f, &attr) {
         for hook in relevant_hooks(fam, version) {
             let (now, then) = (h.defs.get(*hook), b.and_then(|b| b.defs.get(*hook)));
             let (verb, line, through) = match (now, then) {
@@ -169,7 +173,7 @@ fn inherited_hook(facts: &ProgramFacts, module: &str, class: &str, hook: &str) -
 /// A class that owns the attribute gained or lost `__slots__`.
 pub(super) fn slots(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (_, attr) = applies(f)?;
-    for ((_, class), h, b) in owners(ctx, &attr) {
+    for ((_, class), h, b) in owners(ctx, f, &attr) {
         let (now, then) = (h.defs.get("__slots__"), b.and_then(|b| b.defs.get("__slots__")));
         let why = match (now, then) {
             (Some(d), None) => format!("class `{class}` gained `__slots__` in head (line {}): `.{attr}` of its instances is a slot now, not an instance attribute", d.line),
@@ -185,7 +189,7 @@ pub(super) fn slots(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> 
 /// attribute), or no longer.
 pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (_, attr) = applies(f)?;
-    for ((_, class), h, b) in owners(ctx, &attr) {
+    for ((_, class), h, b) in owners(ctx, f, &attr) {
         let (now, then) = (h.defs.get(&attr), b.and_then(|b| b.defs.get(&attr)));
         // Only a change of what the definition *is* (a property, a method, a nested class, a
         // plain value, an import) changes how CPython looks it up; another expression for the
@@ -259,7 +263,7 @@ fn describe(d: &Def) -> String {
 pub(super) fn class_mutated(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (_, attr) = applies(f)?;
     let (base, head) = (ctx.base_facts(), ctx.head_facts());
-    for ((_, class), _, _) in owners(ctx, &attr) {
+    for ((_, class), _, _) in owners(ctx, f, &attr) {
         let new = head.class_stores.iter().filter(|s| &s.class == class).find(|s| {
             !base.class_stores.iter().any(|o| o.class == s.class && o.attr == s.attr && o.code == s.code)
         });
@@ -277,16 +281,23 @@ pub(super) fn class_mutated(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, S
 /// them, new in head: its instances no longer share one attribute layout.
 pub(super) fn instance_layout(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
     let (_, attr) = applies(f)?;
-    for ((_, class), h, b) in owners(ctx, &attr) {
-        let old_late: Vec<(&str, &str)> = b.map(|b| b.late_sets().iter().map(|(a, m, _)| (a.as_str(), m.as_str())).collect()).unwrap_or_default();
-        if let Some((a, m, line)) = h.late_sets().into_iter().find(|(a, m, _)| !old_late.contains(&(a.as_str(), m.as_str()))) {
+    for ((_, class), h, b) in owners(ctx, f, &attr) {
+        // An attribute base already added after `__init__` (in any method) changes no layout
+        // when head adds it in one more method (issue 29: beautifulsoup4 4.12's `reset` sets
+        // `_most_recent_element`, which 4.9's `pushTag` already added late).
+        let old_late: Vec<&str> = b.map(|b| b.late_sets().iter().map(|(a, _, _)| a.as_str()).collect()).unwrap_or_default();
+        // What a method base defines but did not run sets is unknown: not evidence of a change
+        // (issue 29: pathlib's `PurePath._load_parts`, which only head's run called, made
+        // networkx's `func.__doc__ = f.__doc__` a "new" layout of `PurePath` instances).
+        let seen_in_base = |m: &str| b.is_some_and(|b| b.defs.get(m).is_none_or(|d| !d.unseen));
+        if let Some((a, m, line)) = h.late_sets().into_iter().find(|(a, m, _)| !old_late.contains(&a.as_str()) && seen_in_base(m)) {
             return Some((
                 Cause::InstanceLayout,
                 format!("`{class}.{m}` adds `.{a}` to instances after `__init__` (line {line}), new in head: instances of `{class}` no longer share one attribute layout"),
             ));
         }
         let old_del: Vec<&str> = b.map(|b| b.deletes.iter().map(|(a, _, _)| a.as_str()).collect()).unwrap_or_default();
-        if let Some((a, m, line)) = h.deletes.iter().find(|(a, _, _)| !old_del.contains(&a.as_str())) {
+        if let Some((a, m, line)) = h.deletes.iter().find(|(a, m, _)| !old_del.contains(&a.as_str()) && seen_in_base(m)) {
             return Some((
                 Cause::InstanceLayout,
                 format!("`{class}.{m}` deletes `.{a}` from instances (line {line}), new in head: instances of `{class}` no longer share one attribute layout"),

@@ -96,9 +96,6 @@ node tests/e2e/view.mjs --specdiff target/release/specdiff --base "$out/base.jso
   --report "$out/report.json" --out "$out" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
-# Keyboard only, the URL round trip, and the report's share links (tests/e2e/keyboard.mjs).
-node tests/e2e/keyboard.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
-  --specdiff target/release/specdiff --out "$out" 2>&1 | grep -v 'unexpected operator'
 # Accessibility and layout (tests/e2e/a11y.mjs): the demo pair and the benchmark's pair (made
 # once and kept in out/e2e, the files bench.mjs uses), every state at 390x844 and 1280x800 in
 # light and dark: axe-core finds no violation, nothing is clipped. Screenshots go to
@@ -109,6 +106,14 @@ for side in base head; do
 done
 node tests/e2e/a11y.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
   --big-base "$out/bench-base.json" --big-head "$out/bench-head.json" 2>&1 | grep -v 'unexpected operator'
+status=${PIPESTATUS[0]}
+[ "$status" = 0 ] || exit "$status"
+# Keyboard only (the walk on the demo pair and on the benchmark's pair made above, at 390x844
+# and 1280x800, light and dark), the URL round trip, and the report's share links
+# (tests/e2e/keyboard.mjs).
+node tests/e2e/keyboard.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
+  --big-base "$out/bench-base.json" --big-head "$out/bench-head.json" \
+  --specdiff target/release/specdiff --out "$out" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 

@@ -60,9 +60,14 @@ async function tabTo(page, want, max = 80) {
   return null;
 }
 
-async function walk(browser, width, height) {
-  const label = `${width}×${height}`;
-  const context = await browser.newContext({ viewport: { width, height } });
+/**
+ * The walk at one size and colour scheme, on the demo pair (loaded with "load demo" from the
+ * keyboard) or on a picked pair (`big`: {base, head}, set on the panes' file inputs, which
+ * open the system's file dialog that no page test can drive; everything after is keyboard).
+ */
+async function walk(browser, width, height, colorScheme, big = null) {
+  const label = `${big ? 'big pair' : 'demo'} ${width}×${height} ${colorScheme}`;
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
   const errors = [];
@@ -70,23 +75,41 @@ async function walk(browser, width, height) {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-engine]', { timeout: 20000 });
 
-  // Load the demo pair from the keyboard.
-  const demo = await tabTo(page, (f) => f.tag === 'BUTTON' && f.text === 'load demo');
-  check(demo !== null, `${label}: Tab reaches "load demo"`);
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('.card.worst button', { timeout: 20000 });
-  const worstText = (await page.textContent('.worst-text')).replace(/\s+/g, ' ');
-  check(/^Worst regression: \S+ \(.+:\d+\) · \d+ regressions? · /.test(worstText), `${label}: the worst regression in words: ${worstText}`);
-  await page.waitForFunction(() => document.activeElement?.closest('.card.worst'), null, { timeout: 5000 }).catch(() => {});
-  const onWorst = await focused(page);
-  check(onWorst.tag === 'BUTTON' && onWorst.cls.includes('primary') && onWorst.key, `${label}: after loading, the focus is on "open ${onWorst.key}" (not the page's body: ${onWorst.tag})`);
-  const worst = onWorst.key;
-  await page.screenshot({ path: path.join(outDir, `keyboard-${width}-overview.png`) });
-
-  // Enter opens it.
-  await page.keyboard.press('Enter');
+  if (big) {
+    await page.setInputFiles('.side-base input[type=file]', big.base);
+    await page.waitForSelector('.side-base .side-file', { timeout: 60000 });
+    await page.setInputFiles('.side-head input[type=file]', big.head);
+  } else {
+    // Load the demo pair from the keyboard.
+    const demo = await tabTo(page, (f) => f.tag === 'BUTTON' && f.text === 'load demo');
+    check(demo !== null, `${label}: Tab reaches "load demo"`);
+    await page.keyboard.press('Enter');
+  }
+  // The diff's overview ("N matched"), not the one-run overview shown while head still loads.
+  await page.waitForFunction(() => /matched/.test(document.querySelector('.overview')?.innerText ?? ''), null, { timeout: 60000 });
+  const shot = (what) => page.screenshot({ path: path.join(outDir, `keyboard-${big ? 'big' : 'demo'}-${width}-${colorScheme}-${what}.png`) });
+  let worst;
+  if (await page.$('.card.worst button')) {
+    const worstText = (await page.textContent('.worst-text')).replace(/\s+/g, ' ');
+    check(/^Worst regression: \S+ \(.+:\d+\) · \d+ regressions? · /.test(worstText), `${label}: the worst regression in words: ${worstText}`);
+    await page.waitForFunction(() => document.activeElement?.closest('.card.worst'), null, { timeout: 5000 }).catch(() => {});
+    const onWorst = await focused(page);
+    check(onWorst.tag === 'BUTTON' && onWorst.cls.includes('primary') && onWorst.key, `${label}: after loading, the focus is on "open ${onWorst.key}" (not the page's body: ${onWorst.tag})`);
+    worst = onWorst.key;
+    await shot('overview');
+    // Enter opens it.
+    await page.keyboard.press('Enter');
+  } else {
+    // No regression (the benchmark's pair only gains): the Functions tab, key 2, opens on the
+    // first changed function.
+    check(big !== null, `${label}: no worst regression is said only where the pair has none (the benchmark's pair only gains)`);
+    await shot('overview');
+    await page.keyboard.press('2');
+    await page.waitForSelector('.fview[data-key]', { timeout: 10000 });
+    worst = await page.$eval('.fview[data-key]', (e) => e.dataset.key);
+  }
   await page.waitForSelector(`.fview[data-key="${worst}"] tr.insrow.marked`, { timeout: 10000 });
-  check(page.url().includes(`fn=${encodeURIComponent(worst)}`), `${label}: Enter opened ${worst}`);
+  check(page.url().includes(`fn=${encodeURIComponent(worst)}`), `${label}: ${worst} is open, its changed sites marked`);
 
   // A fold, reached with Tab and opened with Enter, stays open in the URL.
   const folds = await page.$$eval('.fview tr.fold button', (b) => b.length);
@@ -123,7 +146,7 @@ async function walk(browser, width, height) {
     `${label}: Enter on "copy" puts the site's link on the clipboard (${copied.length} characters, site=${site?.site})`);
   const where = await page.textContent('.share-where');
   check(/only on this machine/.test(where), `${label}: on 127.0.0.1 the box says the link opens only here: ${where.trim().slice(0, 60)}…`);
-  await page.screenshot({ path: path.join(outDir, `keyboard-${width}-share.png`) });
+  await shot('share');
   await page.keyboard.press('Escape');
   await page.waitForSelector('.modal.share', { state: 'detached' });
   const back = await focused(page);
@@ -133,13 +156,29 @@ async function walk(browser, width, height) {
   const row = await focused(page);
   check(!page.url().includes('fn=') && row.cls.includes('frow') && row.key === worst, `${label}: Esc closes the function view; the focus is on its row (${row.key})`);
   // Arrow keys move between the rows; Enter opens one.
+  const rowCount = await page.$$eval('.frow', (r) => r.length);
   await page.keyboard.press('ArrowDown');
   const next = await focused(page);
-  check(next.cls.includes('frow') && next.key !== worst, `${label}: ArrowDown moves to the next row (${next.key})`);
+  check(next.cls.includes('frow') && (rowCount > 1 ? next.key !== worst : next.key === worst),
+    `${label}: ArrowDown moves to the next row, or stays on the only one (${next.key}; ${rowCount} rows)`);
   await page.keyboard.press('Enter');
   await page.waitForSelector(`.fview[data-key="${next.key}"]`, { timeout: 10000 });
   check(true, `${label}: Enter on a row opens it`);
 
+  if (big) {
+    // Search: the CLI's `module:qualname` of the worst regression finds it.
+    await page.keyboard.press('/');
+    await page.keyboard.type(worst);
+    await page.waitForFunction((k) => [...document.querySelectorAll('.frow')].some((e) => e.dataset.key === k), worst, { timeout: 5000 }).catch(() => {});
+    const found = await page.$$eval('.frow', (r) => r.map((e) => e.dataset.key));
+    check(found.includes(worst), `${label}: search finds ${worst} (${found.length} rows)`);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Escape');
+    check(errors.length === 0, `${label}: no page errors (${errors.join(' | ') || 'none'})`);
+    await context.close();
+    return;
+  }
   // Search: the CLI's `module:qualname`, and an opname.
   await page.keyboard.press('/');
   await page.keyboard.type('__main__:scale');
@@ -241,8 +280,13 @@ async function report(browser) {
 
 const browser = await launchChromium();
 try {
-  await walk(browser, 390, 844);
-  await walk(browser, 1280, 800);
+  const big = args['big-base'] && args['big-head'] ? { base: path.resolve(args['big-base']), head: path.resolve(args['big-head']) } : null;
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [w, h] of [[390, 844], [1280, 800]]) {
+      await walk(browser, w, h, colorScheme);
+      if (big) await walk(browser, w, h, colorScheme, big);
+    }
+  }
   await roundTrip(browser);
   if (args.specdiff) await report(browser);
 } finally {

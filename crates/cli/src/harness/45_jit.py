@@ -48,7 +48,7 @@ def _get_executor():
 def executors_possible():
     """False when the interpreter says its JIT is off (3.14+ `sys._jit`) or has no executors
     to read: then no code object is scanned."""
-    if _T.enter_executor < 0 or _get_executor() is None:
+    if tables().enter_executor < 0 or _get_executor() is None:
         return False
     enabled = getattr(getattr(sys, "_jit", None), "is_enabled", None)
     try:
@@ -62,7 +62,7 @@ def read_executors(code, raw):
     ENTER_EXECUTOR byte is searched for at even offsets (C speed); a hit in an inline cache
     word is told apart by co_code, which holds the instruction's own opcode there and 0 (CACHE)
     in caches, and by get_executor, which knows only the offsets executors are attached to."""
-    ee = _T.enter_executor
+    ee = tables().enter_executor
     i = raw.find(ee)
     if i < 0:
         return ()

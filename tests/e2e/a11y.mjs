@@ -49,11 +49,13 @@ function clippedInPage() {
   if (doc.scrollWidth > innerWidth + 1) out.push(`the page scrolls sideways: ${doc.scrollWidth} px wide in a ${innerWidth} px window`);
   for (const el of document.body.querySelectorAll('*')) {
     if (el instanceof SVGElement || !el.checkVisibility() || !text(el)) continue;
-    // The virtualized function list's rows have one fixed height: a name longer than its row
-    // ends in an ellipsis there, and only there, when the row carries the whole name in its
-    // title (the function's view, once opened, shows it whole too). Known gap (docs/web.md).
-    const row = el.matches('.frow .fname') && el.closest('.frow');
-    if (row && row.title.startsWith(el.querySelector('.qual')?.textContent ?? '\0')) continue;
+    // The virtualized function list's rows have one fixed height: a name or location longer
+    // than its row ends in an ellipsis there (the row's name, its outer part before the leaf
+    // that tells same-named code objects apart, its location), and only there, when the row
+    // carries the whole text in its title (the function's view, once opened, shows it whole
+    // too). Known gap (docs/web.md).
+    const row = el.closest('.frow .fname') && el.closest('.frow');
+    if (row && row.title.includes(text(el))) continue;
     const cs = getComputedStyle(el);
     const hides = (o) => o === 'hidden' || o === 'clip';
     const cell = el.matches('.listing td');

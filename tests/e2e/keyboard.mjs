@@ -153,6 +153,9 @@ async function walk(browser, width, height, colorScheme, big = null) {
   check(back.cls.includes('site-link') && back.site === site?.site, `${label}: Esc closes the dialog and gives the focus back to the site's link`);
   await page.keyboard.press('Escape');
   await page.waitForSelector('.fview.empty', { timeout: 5000 }).catch(() => {});
+  // The row takes the focus once the list has re-rendered it (on a big pair that can be a
+  // frame or two after the view closed).
+  await page.waitForFunction(() => document.activeElement?.classList.contains('frow'), null, { timeout: 5000 }).catch(() => {});
   const row = await focused(page);
   check(!page.url().includes('fn=') && row.cls.includes('frow') && row.key === worst, `${label}: Esc closes the function view; the focus is on its row (${row.key})`);
   // Arrow keys move between the rows; Enter opens one.

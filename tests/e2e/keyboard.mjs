@@ -60,6 +60,13 @@ async function tabTo(page, want, max = 80) {
   return null;
 }
 
+/** Picks `base` then `head` on the panes' file inputs (base first: it must land before head). */
+async function pickPair(page, base, head, timeout) {
+  await page.setInputFiles('.side-base input[type=file]', base);
+  await page.waitForSelector('.side-base .side-file', { timeout });
+  await page.setInputFiles('.side-head input[type=file]', head);
+}
+
 /**
  * The walk at one size and colour scheme, on the demo pair (loaded with "load demo" from the
  * keyboard) or on a picked pair (`big`: {base, head}, set on the panes' file inputs, which
@@ -76,9 +83,7 @@ async function walk(browser, width, height, colorScheme, big = null) {
   await page.waitForSelector('body[data-engine]', { timeout: 20000 });
 
   if (big) {
-    await page.setInputFiles('.side-base input[type=file]', big.base);
-    await page.waitForSelector('.side-base .side-file', { timeout: 60000 });
-    await page.setInputFiles('.side-head input[type=file]', big.head);
+    await pickPair(page, big.base, big.head, 60000);
   } else {
     // Load the demo pair from the keyboard.
     const demo = await tabTo(page, (f) => f.tag === 'BUTTON' && f.text === 'load demo');
@@ -202,11 +207,7 @@ async function walk(browser, width, height, colorScheme, big = null) {
 async function roundTrip(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  const pick = async () => {
-    await page.setInputFiles('.side-base input[type=file]', args.base);
-    await page.waitForSelector('.side-base .side-file', { timeout: 20000 });
-    await page.setInputFiles('.side-head input[type=file]', args.head);
-  };
+  const pick = () => pickPair(page, args.base, args.head, 20000);
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-engine]', { timeout: 20000 });
   await pick();

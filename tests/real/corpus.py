@@ -9,7 +9,7 @@ Python, py3-none-any).
     corpus.py unpack [--site DIR]                # one folder per library and version
     corpus.py run    --python [LABEL=]PY ... [--only NAME ...] [--json FILE]
     corpus.py dump   --python [LABEL=]PY ... --specdiff BIN --out DIR
-                     [--only NAME ...] [--json FILE]
+                     [--only NAME ...] [--json FILE] [--jobs N]
 
 `fetch` asks pip for each wheel by name and version (`pip download --require-hashes`, no
 dependencies, binary only, platform `any`), so a wheel whose sha256 differs from the manifest's
@@ -21,6 +21,7 @@ every run (or dump) succeeded, 1 otherwise.
 """
 
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -209,26 +210,33 @@ def cmd_run(args):
     return report(args, rows)
 
 
+def dump_one(args, out, lib, side, site, label, exe):
+    workload = HERE / "workloads" / lib["workload"]
+    dump = out / f"{lib['name']}-{lib[side]['version']}-py{label}.json.gz"
+    t0 = time.perf_counter()
+    p = subprocess.run([args.specdiff, "dump", "--python", exe, "-o", str(dump), "--force",
+                        str(workload)], env=env_for(site), capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    ok = p.returncode == 0 and dump.is_file()
+    row = {"name": lib["name"], "side": side, "version": lib[side]["version"], "python": label,
+           "ok": ok, "seconds": round(wall, 3), "bytes": dump.stat().st_size if ok else 0,
+           "dump": dump.name, "stderr": p.stderr.strip()[-2000:]}
+    print(f"{'ok  ' if ok else 'FAIL'} {label:5} {lib['name']:15} {side} {row['version']:12} "
+          f"{wall:6.2f}s {row['bytes']:>9} B  {dump.name}", flush=True)
+    if not ok:
+        print(p.stdout[-2000:] + row["stderr"], file=sys.stderr)
+    return row
+
+
 def cmd_dump(args):
+    """Dumps every cell, --jobs at a time (each dump is one interpreter process; the rows keep
+    the matrix's order whatever order they finish in). Unpacking and byte-compiling happen
+    first, one at a time, as `matrix` yields the cells."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for lib, side, site, label, exe in matrix(args):
-        workload = HERE / "workloads" / lib["workload"]
-        dump = out / f"{lib['name']}-{lib[side]['version']}-py{label}.json.gz"
-        t0 = time.perf_counter()
-        p = subprocess.run([args.specdiff, "dump", "--python", exe, "-o", str(dump), "--force",
-                            str(workload)], env=env_for(site), capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        ok = p.returncode == 0 and dump.is_file()
-        row = {"name": lib["name"], "side": side, "version": lib[side]["version"], "python": label,
-               "ok": ok, "seconds": round(wall, 3), "bytes": dump.stat().st_size if ok else 0,
-               "dump": dump.name, "stderr": p.stderr.strip()[-2000:]}
-        rows.append(row)
-        print(f"{'ok  ' if ok else 'FAIL'} {label:5} {lib['name']:15} {side} {row['version']:12} "
-              f"{wall:6.2f}s {row['bytes']:>9} B  {dump.name}", flush=True)
-        if not ok:
-            print(p.stdout[-2000:] + row["stderr"], file=sys.stderr)
+    cells = list(matrix(args))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(lambda cell: dump_one(args, out, *cell), cells))
     return report(args, rows)
 
 
@@ -251,6 +259,8 @@ def main():
         if name == "dump":
             s.add_argument("--specdiff", required=True)
             s.add_argument("--out", required=True)
+            s.add_argument("--jobs", type=int, default=1,
+                           help="dumps run at once (default 1: timings undisturbed)")
     args = ap.parse_args()
     commands = {"fetch": cmd_fetch, "unpack": cmd_unpack, "run": cmd_run, "dump": cmd_dump}
     return commands[args.cmd](args) or 0

@@ -21,9 +21,8 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
-use common::{dump_in, interpreters, regressions_outside_import_time, repo_root, specdiff, Interpreter};
+use common::{dump_in, interpreters, on_two_threads, regressions_outside_import_time, repo_root, specdiff, Interpreter};
 use serde_json::Value;
 
 /// Causes that are true whenever they fire but name no evidence in the program: they count as
@@ -191,36 +190,21 @@ fn grade(case: &Case, py: &Interpreter, dir: &Path) -> Result<Grade, String> {
     Ok(g)
 }
 
-/// Runs `jobs` on two threads (the machines this runs on have two cores).
-fn run_all(jobs: Vec<(usize, usize)>, work: impl Fn(usize, usize) -> Result<Grade, String> + Sync) -> BTreeMap<(usize, usize), Result<Grade, String>> {
-    let queue = Mutex::new(jobs);
-    let done = Mutex::new(BTreeMap::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some((c, p)) = queue.lock().unwrap().pop() else { break };
-                let g = work(c, p);
-                done.lock().unwrap().insert((c, p), g);
-            });
-        }
-    });
-    done.into_inner().unwrap()
-}
-
 #[test]
 fn the_corpus_is_explained_right_or_not_at_all() {
     let cases = cases();
     let pys = interpreters();
     assert!(!cases.is_empty(), "no case in {}", corpus().display());
     let tmp = tempfile::tempdir().unwrap();
-    let jobs = (0..cases.len()).flat_map(|c| (0..pys.len()).map(move |p| (c, p))).collect();
-    let results = run_all(jobs, |c, p| {
+    let jobs: Vec<(usize, usize)> = (0..cases.len()).flat_map(|c| (0..pys.len()).map(move |p| (c, p))).collect();
+    let results = on_two_threads(&jobs, |&(c, p)| {
         let dir = tmp.path().join(pys[p].key);
         std::fs::create_dir_all(&dir).unwrap();
         grade(&cases[c], &pys[p], &dir)
     });
-    let grades: BTreeMap<(usize, usize), Grade> = results
+    let grades: BTreeMap<(usize, usize), Grade> = jobs
         .into_iter()
+        .zip(results)
         .map(|(k, g)| (k, g.unwrap_or_else(|e| panic!("{e}"))))
         .collect();
 

@@ -16,7 +16,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{dump_in, interpreters, regressions_outside_import_time, repo_root, specdiff, Interpreter};
+use common::{dump_in, interpreters, on_two_threads, regressions_outside_import_time, repo_root, specdiff, Interpreter};
 use serde_json::Value;
 
 const RUNS: usize = 3;
@@ -88,42 +88,51 @@ fn unproven_regressions(report: &Value) -> Vec<String> {
 #[test]
 fn unchanged_workloads_give_no_regression_on_any_interpreter() {
     let dir = tempfile::tempdir().unwrap();
-    let mut failures = Vec::new();
-    // The first run of each workload under each native interpreter, by minor version.
-    let mut first: BTreeMap<(u32, u32), Vec<(&str, PathBuf)>> = BTreeMap::new();
+    let mut cells: Vec<(&Interpreter, &str, &[&str])> = Vec::new();
     for py in interpreters() {
-        for (name, args) in WORKLOADS {
-            if *name == "tasks" && py.pyodide {
+        for &(name, args) in WORKLOADS {
+            if name == "tasks" && py.pyodide {
                 // Pyodide runs no event loop of its own (asyncio.run needs WebAssembly stack
                 // switching, which node lacks): not a missing interpreter, a missing feature.
                 println!("noise floor: tasks (asyncio) not run under {}: pyodide has no asyncio.run", py.label);
                 continue;
             }
-            let dumps: Vec<PathBuf> = (0..RUNS).map(|k| dump(py, dir.path(), name, args, k)).collect();
-            if !py.pyodide {
-                first.entry(py.version()).or_default().push((name, dumps[0].clone()));
-            }
-            for i in 0..RUNS {
-                for j in i + 1..RUNS {
-                    let (found, code) = regressions(&dumps[i], &dumps[j]);
-                    if code != 0 || !found.is_empty() {
-                        failures.push(format!("{name} under {} (runs {i} → {j}): exit {code}, {found:?}", py.label));
-                    }
-                }
-            }
+            cells.push((py, name, args));
         }
     }
+    let runs: Vec<(usize, usize)> = (0..cells.len()).flat_map(|c| (0..RUNS).map(move |k| (c, k))).collect();
+    let dumps = on_two_threads(&runs, |&(c, k)| dump(cells[c].0, dir.path(), cells[c].1, cells[c].2, k));
+    let dump_of = |c: usize, k: usize| &dumps[c * RUNS + k];
+
+    // Every pair of runs of one workload under one interpreter.
+    let pairs: Vec<(usize, usize, usize)> =
+        (0..cells.len()).flat_map(|c| (0..RUNS).flat_map(move |i| (i + 1..RUNS).map(move |j| (c, i, j)))).collect();
+    let found = on_two_threads(&pairs, |&(c, i, j)| regressions(dump_of(c, i), dump_of(c, j)));
+    let mut failures = Vec::new();
+    for (&(c, i, j), (found, code)) in pairs.iter().zip(found) {
+        if code != 0 || !found.is_empty() {
+            failures.push(format!("{} under {} (runs {i} → {j}): exit {code}, {found:?}", cells[c].1, cells[c].0.label));
+        }
+    }
+
+    // The first run of each workload under consecutive native versions, as an upgrade.
+    let mut first: BTreeMap<(u32, u32), Vec<(&str, &PathBuf)>> = BTreeMap::new();
+    for (c, (py, name, _)) in cells.iter().enumerate().filter(|(_, (py, _, _))| !py.pyodide) {
+        first.entry(py.version()).or_default().push((name, dump_of(c, 0)));
+    }
     let versions: Vec<&(u32, u32)> = first.keys().collect();
-    let mut upgrades = 0;
+    let mut upgrades = Vec::new();
     for pair in versions.windows(2) {
         for ((name, base), (_, head)) in first[pair[0]].iter().zip(&first[pair[1]]) {
-            let (report, _) = gate(base, head);
-            upgrades += 1;
-            for r in unproven_regressions(&report) {
-                failures.push(format!("{name}, {:?} → {:?}: {r} is not proven by head's counters", pair[0], pair[1]));
-            }
+            upgrades.push((*name, *pair[0], *pair[1], *base, *head));
+        }
+    }
+    let reports = on_two_threads(&upgrades, |(_, _, _, base, head)| gate(base, head).0);
+    for ((name, from, to, _, _), report) in upgrades.iter().zip(reports) {
+        for r in unproven_regressions(&report) {
+            failures.push(format!("{name}, {from:?} → {to:?}: {r} is not proven by head's counters"));
         }
     }
     assert!(failures.is_empty(), "false alarms on unchanged programs:\n{}", failures.join("\n"));
-    println!("noise floor: {upgrades} interpreter-upgrade pairs, every regression proven by head's counters");
+    println!("noise floor: {} interpreter-upgrade pairs, every regression proven by head's counters", upgrades.len());
 }

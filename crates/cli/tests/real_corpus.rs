@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{interpreters, repo_root, specdiff};
+use common::{interpreters, on_two_threads, repo_root, specdiff, Interpreter};
 use serde_json::Value;
 
 /// Causes that name nothing in the program: imprecise, never wrong.
@@ -99,7 +99,7 @@ fn real_upgrades_are_deterministic_and_keep_their_graded_verdicts() {
         cmd.arg("--python").arg(format!("{}={}", py.minor, py.python.display()));
     }
     cmd.arg("--specdiff").arg(env!("CARGO_BIN_EXE_specdiff"));
-    cmd.arg("--out").arg(out.path()).arg("--site").arg(repo_root().join(".tools/real/site"));
+    cmd.arg("--out").arg(out.path()).arg("--site").arg(repo_root().join(".tools/real/site")).args(["--jobs", "2"]);
     let o = cmd.env("WHEELS", &wheels).output().unwrap();
     assert!(o.status.success(), "corpus.py dump:\n{}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
 
@@ -109,66 +109,69 @@ fn real_upgrades_are_deterministic_and_keep_their_graded_verdicts() {
     // Per version: [right, imprecise, wrong, silent], gated library functions, gated with a real
     // regression, not-real sites that gate.
     let mut table: BTreeMap<String, ([usize; 4], usize, usize, usize)> = BTreeMap::new();
-    for lib in &manifest {
+    let cells: Vec<(&Value, &Interpreter)> = manifest.iter().flat_map(|lib| pythons.iter().map(move |py| (lib, *py))).collect();
+    // Each diff twice, in separate processes, for the determinism check.
+    let diffs = on_two_threads(&cells, |(lib, py)| {
+        let dump = |side: &str| {
+            out.path().join(format!("{}-{}-py{}.json.gz", lib["name"].as_str().unwrap(), lib[side]["version"].as_str().unwrap(), py.minor))
+        };
+        let (base, head) = (dump("base"), dump("head"));
+        (diff_json(&base, &head), diff_json(&base, &head))
+    });
+    for ((lib, py), ((first, code), (again, code_again))) in cells.iter().zip(diffs) {
         let name = lib["name"].as_str().unwrap();
-        for py in &pythons {
-            let dump = |side: &str| out.path().join(format!("{name}-{}-py{}.json.gz", lib[side]["version"].as_str().unwrap(), py.minor));
-            let (base, head) = (dump("base"), dump("head"));
-            let (first, code) = diff_json(&base, &head);
-            let (again, code_again) = diff_json(&base, &head);
-            if first != again || code != code_again {
-                failures.push(format!("{name} on {}: two runs of the same diff differ", py.label));
-            }
-            let report: Value = serde_json::from_slice(&first).unwrap();
-            let row = table.entry(py.minor.to_string()).or_default();
-            let gated: Vec<&str> =
-                report["gate"]["hot"].as_array().unwrap().iter().filter_map(|g| g["function"].as_str()).collect();
-            let own = |f: &str| f.split(':').next().is_some_and(|m| m == package(name) || m.starts_with(&format!("{}.", package(name))));
-            row.1 += gated.iter().filter(|f| own(f)).count();
-            for g in grades.iter().filter(|g| g.library == name && g.python == py.minor) {
-                let (module, qualname) = g.function.split_once(':').unwrap();
-                let found = report["functions"].as_array().unwrap().iter().find(|f| f["module"] == module && f["qualname"] == qualname);
-                let change = found.and_then(|f| {
-                    f["changes"].as_array().unwrap().iter().find(|c| c["kind"] == g.kind.as_str() && c["head_line"].as_u64() == Some(g.head_line))
-                });
-                let gates = gated.contains(&g.function.as_str()) && change.is_some();
-                match (g.real, change) {
-                    // A lost specialization is in the snapshot's opcodes; `backed_off` and
-                    // `missing` also rest on counter phases and the sampler, which vary between
-                    // runs (sqlglot's 3.13 `_scan_var` is backed off in one run of base and not
-                    // in the next): only a lost one must always be found again.
-                    (true, None) if g.kind == "lost" => {
-                        failures.push(format!("{name} on {}: the real regression {} {} line {} is no longer reported", py.label, g.function, g.kind, g.head_line))
-                    }
-                    (false, Some(_)) if gates => {
-                        row.3 += 1;
-                        if !g.gated_then {
-                            failures.push(format!("{name} on {}: {} line {}, graded not real, now gates", py.label, g.function, g.head_line));
-                        }
-                    }
-                    _ => {}
-                }
-                if let Some(c) = change {
-                    let cause = c["cause"].as_str();
-                    // The cause it was graded with keeps its grade; another is judged by the
-                    // causes the grading accepts.
-                    let graded = ["right", "imprecise", "wrong", "silent"].iter().position(|w| *w == g.was);
-                    let k = match cause {
-                        c if c == g.cause_then.as_deref() && graded.is_some() => graded.unwrap(),
-                        None => 3,
-                        Some(c) if g.accept.iter().any(|a| a == c) => 0,
-                        Some(c) if GENERIC.contains(&c) => 1,
-                        Some(_) => 2,
-                    };
-                    row.0[k] += 1;
-                    if k == 2 && g.was != "wrong" {
-                        failures.push(format!("{name} on {}: {} line {}: cause {cause:?}, right would be {:?}", py.label, g.function, g.head_line, g.accept));
-                    }
-                }
-            }
-            let real_gated = gated.iter().filter(|f| grades.iter().any(|g| g.library == name && g.python == py.minor && g.real && g.function == **f)).count();
-            row.2 += real_gated;
+        if first != again || code != code_again {
+            failures.push(format!("{name} on {}: two runs of the same diff differ", py.label));
         }
+        let report: Value = serde_json::from_slice(&first).unwrap();
+        let row = table.entry(py.minor.to_string()).or_default();
+        let gated: Vec<&str> =
+            report["gate"]["hot"].as_array().unwrap().iter().filter_map(|g| g["function"].as_str()).collect();
+        let own = |f: &str| f.split(':').next().is_some_and(|m| m == package(name) || m.starts_with(&format!("{}.", package(name))));
+        row.1 += gated.iter().filter(|f| own(f)).count();
+        for g in grades.iter().filter(|g| g.library == name && g.python == py.minor) {
+            let (module, qualname) = g.function.split_once(':').unwrap();
+            let found = report["functions"].as_array().unwrap().iter().find(|f| f["module"] == module && f["qualname"] == qualname);
+            let change = found.and_then(|f| {
+                f["changes"].as_array().unwrap().iter().find(|c| c["kind"] == g.kind.as_str() && c["head_line"].as_u64() == Some(g.head_line))
+            });
+            let gates = gated.contains(&g.function.as_str()) && change.is_some();
+            match (g.real, change) {
+                // A lost specialization is in the snapshot's opcodes; `backed_off` and
+                // `missing` also rest on counter phases and the sampler, which vary between
+                // runs (sqlglot's 3.13 `_scan_var` is backed off in one run of base and not
+                // in the next): only a lost one must always be found again.
+                (true, None) if g.kind == "lost" => {
+                    failures.push(format!("{name} on {}: the real regression {} {} line {} is no longer reported", py.label, g.function, g.kind, g.head_line))
+                }
+                (false, Some(_)) if gates => {
+                    row.3 += 1;
+                    if !g.gated_then {
+                        failures.push(format!("{name} on {}: {} line {}, graded not real, now gates", py.label, g.function, g.head_line));
+                    }
+                }
+                _ => {}
+            }
+            if let Some(c) = change {
+                let cause = c["cause"].as_str();
+                // The cause it was graded with keeps its grade; another is judged by the
+                // causes the grading accepts.
+                let graded = ["right", "imprecise", "wrong", "silent"].iter().position(|w| *w == g.was);
+                let k = match cause {
+                    c if c == g.cause_then.as_deref() && graded.is_some() => graded.unwrap(),
+                    None => 3,
+                    Some(c) if g.accept.iter().any(|a| a == c) => 0,
+                    Some(c) if GENERIC.contains(&c) => 1,
+                    Some(_) => 2,
+                };
+                row.0[k] += 1;
+                if k == 2 && g.was != "wrong" {
+                    failures.push(format!("{name} on {}: {} line {}: cause {cause:?}, right would be {:?}", py.label, g.function, g.head_line, g.accept));
+                }
+            }
+        }
+        let real_gated = gated.iter().filter(|f| grades.iter().any(|g| g.library == name && g.python == py.minor && g.real && g.function == **f)).count();
+        row.2 += real_gated;
     }
     write_doc(&table, grades.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -266,3 +266,24 @@ pub fn regressions_outside_import_time(report: &serde_json::Value) -> Vec<String
     }
     found
 }
+
+/// `work` applied to every item, two at a time (the machines the tests run on have two cores,
+/// and a test's time is mostly spent waiting for interpreter and specdiff processes); the
+/// results come back in the items' order, whatever order they finish in.
+pub fn on_two_threads<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let result = work(item);
+                done.lock().unwrap().push((i, result));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}

@@ -205,8 +205,12 @@ impl CodeBuilder<'_> {
             (Some(CounterKind::Adaptive), false) => Some(1),
             _ => None,
         };
+        // As `dis` gives them: 3.14's `LOAD_SMALL_INT` has its value as `arg` and no argrepr.
+        let (argrepr, arg) = match opname {
+            "LOAD_SMALL_INT" => ("", argrepr.parse().ok()),
+            _ => (argrepr, (argrepr.is_empty() && opname.starts_with("CALL")).then_some(1)),
+        };
         let argrepr_i = self.b.string(argrepr);
-        let arg = (argrepr.is_empty() && opname.starts_with("CALL")).then_some(1);
         let ins = Instruction {
             offset: self.offset,
             op,

@@ -140,6 +140,16 @@ fn absolute_module(importer: &str, is_package: bool, level: usize, module: &str)
     Some(if module.is_empty() { package } else { format!("{package}.{module}") })
 }
 
+/// The small integer constant an instruction loads: `LOAD_CONST 1 (1)`'s argrepr before 3.14;
+/// 3.14's `LOAD_SMALL_INT 1` has an empty argrepr and the value in its `arg` (issue 29: every
+/// `from .element import Tag` in beautifulsoup4 was read as a top-level `element` on 3.14).
+fn int_constant(d: &Dump, i: &Instruction) -> Option<usize> {
+    if d.op(i).name == "LOAD_SMALL_INT" {
+        return i.arg.map(|a| a as usize);
+    }
+    d.str(i.argrepr).parse().ok()
+}
+
 /// The name an instruction loads (`LOAD_GLOBAL`'s `NULL + f` is `f`).
 fn loaded_name<'d>(d: &'d Dump, i: &Instruction) -> Option<&'d str> {
     let family = family(d, i);
@@ -286,7 +296,7 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
         if let Some(at) = at {
             // 3.15 adds " + lazy" / " + eager"; the level is the constant two before.
             let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("").to_string();
-            let level = at.checked_sub(2).and_then(|l| d.str(segment[l].argrepr).parse::<usize>().ok()).unwrap_or(0);
+            let level = at.checked_sub(2).and_then(|l| int_constant(d, segment[l])).unwrap_or(0);
             imported = absolute_module(&module, is_package, level, &text);
         }
         let from = segment.iter().rev().find(|s| family(d, s) == "IMPORT_FROM").map(|s| d.str(s.argrepr).to_string());

@@ -222,6 +222,94 @@ pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Stri
     None
 }
 
+/// The attribute is new in the body of a class that the instances' class inherits from, and
+/// those instances set it: each `self.attr` now shadows a class-level definition (issue 29:
+/// beautifulsoup4 4.12 moved `known_xml = None` from `NavigableString` up to `PageElement`,
+/// which `Tag` inherits, and `Tag.__init__`'s `self.known_xml = …` stopped specializing).
+/// Only for a `self.attr` site in a method of that class or of a class related to it by
+/// inheritance, so that the instances are the ones the class facts describe, and only where
+/// every class it inherits from is known in both dumps.
+pub(super) fn inherited_descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (_, attr) = applies(f)?;
+    let h = f.head?;
+    let (module, qualname) = (h.dump.str(h.code.module), h.dump.str(h.code.qualname));
+    if receiver_of(h.dump.source_line(h.code.file, h.line()?)?, &attr)? != "self" {
+        return None;
+    }
+    let site_class = (module.to_string(), qualname.rsplit_once('.')?.0.to_string());
+    let (base, head) = (ctx.base_facts(), ctx.head_facts());
+    // The site's own class first: `Tag.__init__`'s store is about `Tag`, though its subclass
+    // `BeautifulSoup` sets the attribute too.
+    let mut owners = owners(ctx, f, &attr);
+    owners.sort_by_key(|(key, _, _)| **key != site_class);
+    for (key, hc, bc) in owners {
+        let sets = |c: &ClassFacts| c.sets.iter().find(|(a, _, _)| *a == attr).cloned();
+        let (Some((_, method, line)), Some(_)) = (sets(hc), bc.and_then(sets)) else { continue };
+        if hc.defs.contains_key(&attr) || bc.is_some_and(|b| b.defs.contains_key(&attr)) {
+            continue; // its own body defines it: `descriptor` compares that
+        }
+        let related = *key == site_class
+            || ancestors(head, key).is_some_and(|a| a.contains(&site_class))
+            || ancestors(head, &site_class).is_some_and(|a| a.contains(key));
+        if !related {
+            continue;
+        }
+        let (Some(Some((from, d))), Some(None)) = (inherited_def(head, key, &attr), inherited_def(base, key, &attr)) else { continue };
+        return Some((
+            Cause::Descriptor,
+            format!(
+                "`{}.{attr}` is {} in head (line {}), inherited by `{}`, whose instances set `.{attr}` (`{method}`, line {line}); in base no class it inherits from defined `{attr}`",
+                from.1,
+                describe(d),
+                d.line,
+                key.1
+            ),
+        ));
+    }
+    None
+}
+
+/// Every class `class` inherits from, nearest first, resolved through the module's own classes
+/// and what it imports ([`global`]); `None` when one is not known (a base written as another
+/// expression or a dotted name, a class the dump does not show): then a definition could be
+/// anywhere.
+fn ancestors(facts: &ProgramFacts, class: &(String, String)) -> Option<Vec<(String, String)>> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut todo = std::collections::VecDeque::from([class.clone()]);
+    while let Some(key) = todo.pop_front() {
+        let DefKind::Class { bases: Some(bases), .. } = &facts.defs.get(&key)?.kind else { return None };
+        for b in bases.iter().filter(|b| *b != "object") {
+            let (k, d) = global(facts, &key.0, b)?;
+            if !matches!(d.kind, DefKind::Class { .. }) {
+                return None;
+            }
+            // Python cannot make a cycle of bases; a fuzzed dump can.
+            if *k == *class || found.contains(k) || found.len() > 64 {
+                continue;
+            }
+            found.push(k.clone());
+            todo.push_back(k.clone());
+        }
+    }
+    Some(found)
+}
+
+/// The class-level definition of `attr` that `class` inherits: `Some(Some(…))` from the one
+/// class among its ancestors that defines it, `Some(None)` when all are known and none does;
+/// `None` when an ancestor is unknown, or several define it (which one wins is the MRO's
+/// business, not said here).
+fn inherited_def<'a>(facts: &'a ProgramFacts, class: &(String, String), attr: &str) -> Option<Option<(&'a (String, String), &'a Def)>> {
+    let mut defining = ancestors(facts, class)?.into_iter().filter_map(|k| {
+        let i = facts.classes.find_index(&k).ok()?;
+        let (key, c) = facts.classes.get_indexed(i)?;
+        Some((key, c.defs.get(attr)?))
+    });
+    match (defining.next(), defining.next()) {
+        (found, None) => Some(found),
+        _ => None,
+    }
+}
+
 /// What a definition is, as far as attribute lookup cares: a property (by its decorator), a
 /// method, a nested class, a plain value, an import.
 fn category(d: &Def) -> (u8, Option<&str>) {
@@ -350,5 +438,38 @@ mod tests {
         assert_eq!(found("Odd"), None, "bases not plain names");
         assert_eq!(found("Loop"), Some(None), "a cycle (only a fuzzed dump has one) ends");
         assert_eq!(found("Mixin"), Some(None), "its own body is the class rule's direct check");
+    }
+
+    #[test]
+    fn class_attributes_are_inherited_through_imports_and_only_when_unambiguous() {
+        let mut facts = ProgramFacts::default();
+        let def = |kind: DefKind| Def { kind, line: 3, signature: None, unseen: false };
+        let class = |bases: &[&str]| def(DefKind::Class { metaclass: None, bases: Some(bases.iter().map(|b| b.to_string()).collect()) });
+        let key = |m: &str, n: &str| (m.to_string(), n.to_string());
+        // `pkg.element`: `Tag(PageElement)`, `PageElement(object)` with `known_xml = None`,
+        // `Mixin` with its own `known_xml`; `pkg`: `from .element import Tag`, `Soup(Tag)`,
+        // `Far(nowhere.Base)`; `pkg.element` also `Both(Tag, Mixin)`.
+        let classes: [(&str, &str, &[&str]); 6] = [
+            ("pkg.element", "PageElement", &["object"]),
+            ("pkg.element", "Tag", &["PageElement"]),
+            ("pkg.element", "Mixin", &[]),
+            ("pkg", "Soup", &["Tag"]),
+            ("pkg.element", "Both", &["Tag", "Mixin"]),
+            ("pkg", "Far", &["nowhere.Base"]),
+        ];
+        for (m, n, bases) in classes {
+            facts.defs.insert(key(m, n), class(bases));
+            facts.classes.insert(key(m, n), ClassFacts::default());
+        }
+        facts.defs.insert(key("pkg", "Tag"), def(DefKind::Import { module: "pkg.element".into(), name: Some("Tag".into()) }));
+        for owner in ["PageElement", "Mixin"] {
+            facts.classes.get_mut(&key("pkg.element", owner)).unwrap().defs.insert("known_xml".into(), def(DefKind::Value(vec![])));
+        }
+        let from = |m: &str, n: &str| inherited_def(&facts, &key(m, n), "known_xml").map(|o| o.map(|(k, _)| k.1.clone()));
+        assert_eq!(from("pkg", "Soup"), Some(Some("PageElement".into())), "through an import and two classes");
+        assert_eq!(from("pkg.element", "PageElement"), Some(None), "its own body is not inherited");
+        assert_eq!(from("pkg", "Far"), None, "a dotted base is not followed");
+        assert_eq!(from("pkg.element", "Both"), None, "two ancestors define it: the MRO decides");
+        assert_eq!(ancestors(&facts, &key("pkg", "Soup")), Some(vec![key("pkg.element", "Tag"), key("pkg.element", "PageElement")]));
     }
 }

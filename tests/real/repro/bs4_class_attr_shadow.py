@@ -3,7 +3,9 @@ body up to PageElement's, a base class of Tag and BeautifulSoup. Tag.__init__'s
 `self.known_xml = ...` and PageElement._is_xml's `self.known_xml` now shadow a plain class
 attribute. Shows: 3.12 and 3.13 specialize an instance attribute's store and load
 (STORE_ATTR_INSTANCE_VALUE, LOAD_ATTR_INSTANCE_VALUE) only when no class in the MRO has a plain
-(non-descriptor) attribute of that name; with one, both stay generic STORE_ATTR / LOAD_ATTR."""
+(non-descriptor) attribute of that name; with one, both stay generic STORE_ATTR / LOAD_ATTR.
+On 3.14 and 3.15 only the store stays generic STORE_ATTR; the load specializes
+(LOAD_ATTR_INSTANCE_VALUE) either way, so there only the `self.known_xml = ...` stores regress."""
 import dis
 
 

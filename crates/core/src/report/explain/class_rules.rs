@@ -240,9 +240,9 @@ pub(super) fn inherited_descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(C
     let (base, head) = (ctx.base_facts(), ctx.head_facts());
     // The site's own class first: `Tag.__init__`'s store is about `Tag`, though its subclass
     // `BeautifulSoup` sets the attribute too.
-    let mut owners = owners(ctx, f, &attr);
-    owners.sort_by_key(|(key, _, _)| **key != site_class);
-    for (key, hc, bc) in owners {
+    let owners = owners(ctx, f, &attr);
+    let (own, others): (Vec<_>, Vec<_>) = owners.into_iter().partition(|(key, _, _)| **key == site_class);
+    for (key, hc, bc) in own.into_iter().chain(others) {
         let sets = |c: &ClassFacts| c.sets.iter().find(|(a, _, _)| *a == attr).cloned();
         let (Some((_, method, line)), Some(_)) = (sets(hc), bc.and_then(sets)) else { continue };
         if hc.defs.contains_key(&attr) || bc.is_some_and(|b| b.defs.contains_key(&attr)) {
@@ -275,8 +275,9 @@ pub(super) fn inherited_descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(C
 /// anywhere.
 fn ancestors(facts: &ProgramFacts, class: &(String, String)) -> Option<Vec<(String, String)>> {
     let mut found: Vec<(String, String)> = Vec::new();
-    let mut todo = std::collections::VecDeque::from([class.clone()]);
-    while let Some(key) = todo.pop_front() {
+    let mut next = 0;
+    let mut key = class.clone();
+    loop {
         let DefKind::Class { bases: Some(bases), .. } = &facts.defs.get(&key)?.kind else { return None };
         for b in bases.iter().filter(|b| *b != "object") {
             let (k, d) = global(facts, &key.0, b)?;
@@ -288,8 +289,11 @@ fn ancestors(facts: &ProgramFacts, class: &(String, String)) -> Option<Vec<(Stri
                 continue;
             }
             found.push(k.clone());
-            todo.push_back(k.clone());
         }
+        // Breadth-first: the classes found so far are the queue.
+        let Some(k) = found.get(next) else { break };
+        key = k.clone();
+        next += 1;
     }
     Some(found)
 }

@@ -248,13 +248,13 @@ pub(super) fn inherited_descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(C
         if hc.defs.contains_key(&attr) || bc.is_some_and(|b| b.defs.contains_key(&attr)) {
             continue; // its own body defines it: `descriptor` compares that
         }
-        let related = *key == site_class
-            || ancestors(head, key).is_some_and(|a| a.contains(&site_class))
-            || ancestors(head, &site_class).is_some_and(|a| a.contains(key));
+        let Some(up) = ancestors(head, key) else { continue };
+        let related = *key == site_class || up.contains(&site_class) || ancestors(head, &site_class).is_some_and(|a| a.contains(key));
         if !related {
             continue;
         }
-        let (Some(Some((from, d))), Some(None)) = (inherited_def(head, key, &attr), inherited_def(base, key, &attr)) else { continue };
+        let base_up = ancestors(base, key);
+        let (Some(Some((from, d))), Some(None)) = (inherited_def(head, &up, &attr), base_up.and_then(|up| inherited_def(base, &up, &attr))) else { continue };
         return Some((
             Cause::Descriptor,
             format!(
@@ -298,13 +298,12 @@ fn ancestors(facts: &ProgramFacts, class: &(String, String)) -> Option<Vec<(Stri
     Some(found)
 }
 
-/// The class-level definition of `attr` that `class` inherits: `Some(Some(…))` from the one
-/// class among its ancestors that defines it, `Some(None)` when all are known and none does;
-/// `None` when an ancestor is unknown, or several define it (which one wins is the MRO's
-/// business, not said here).
-fn inherited_def<'a>(facts: &'a ProgramFacts, class: &(String, String), attr: &str) -> Option<Option<(&'a (String, String), &'a Def)>> {
-    let mut defining = ancestors(facts, class)?.into_iter().filter_map(|k| {
-        let i = facts.classes.find_index(&k).ok()?;
+/// The class-level definition of `attr` that a class with the ancestors `up` ([`ancestors`])
+/// inherits: `Some(Some(…))` from the one of them that defines it, `Some(None)` when none does;
+/// `None` when several do (which one wins is the MRO's business, not said here).
+fn inherited_def<'a>(facts: &'a ProgramFacts, up: &[(String, String)], attr: &str) -> Option<Option<(&'a (String, String), &'a Def)>> {
+    let mut defining = up.iter().filter_map(|k| {
+        let i = facts.classes.find_index(k).ok()?;
         let (key, c) = facts.classes.get_indexed(i)?;
         Some((key, c.defs.get(attr)?))
     });
@@ -469,7 +468,10 @@ mod tests {
         for owner in ["PageElement", "Mixin"] {
             facts.classes.get_mut(&key("pkg.element", owner)).unwrap().defs.insert("known_xml".into(), def(DefKind::Value(vec![])));
         }
-        let from = |m: &str, n: &str| inherited_def(&facts, &key(m, n), "known_xml").map(|o| o.map(|(k, _)| k.1.clone()));
+        let from = |m: &str, n: &str| {
+            let up = ancestors(&facts, &key(m, n))?;
+            inherited_def(&facts, &up, "known_xml").map(|o| o.map(|(k, _)| k.1.clone()))
+        };
         assert_eq!(from("pkg", "Soup"), Some(Some("PageElement".into())), "through an import and two classes");
         assert_eq!(from("pkg.element", "PageElement"), Some(None), "its own body is not inherited");
         assert_eq!(from("pkg", "Far"), None, "a dotted base is not followed");

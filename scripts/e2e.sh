@@ -5,14 +5,15 @@
 #   3. end to end: the built dist/ served on 127.0.0.1, two real dumps made by `specdiff dump`
 #      from examples/demo/{base,head}.py dropped on the page (tests/e2e/e2e.mjs, playwright-core),
 #      plus the offline single-file page from file://. Screenshots: out/e2e/*.png
-#      Before that, the size budget: wasm + JS glue at most 426,200 bytes gzipped
+#      Before that, the size budget: wasm + JS glue at most 432,000 bytes gzipped
 #      (docs/web.md, "Size budget"). Then the viewer the `specdiff` binary carries (built after
 #      dist/, so it embeds it): `specdiff view` on the same dumps, and the one-file report of
 #      `diff --format html` (and --full) from file:// (tests/e2e/view.mjs). Then the page by
 #      keyboard alone at 390×844 and 1280×800, its state in the URL across a reload, and the
 #      report's share links with and without --link (tests/e2e/keyboard.mjs). Then accessibility
 #      and layout (tests/e2e/a11y.mjs: axe-core, nothing clipped, phone and desktop, light and
-#      dark) on the demo pair and the benchmark's pair.
+#      dark) on the demo pair and the benchmark's pair. Then the JIT's traces side by side on a
+#      pair dumped with PYTHON_JIT=1 on the native 3.14 (tests/e2e/traces.mjs).
 #   4. the hosted page: a build for the sub-path /specdiff/ (as GitHub Pages serves it), served
 #      there; dropped files, its share link, and `specdiff diff --link` links of the demo dumped
 #      under every interpreter present, compared with `specdiff diff --format json`
@@ -65,7 +66,7 @@ if [ "$build" = 1 ] || [ ! -f dist/index.html ]; then
   ./scripts/build-web.sh
 fi
 # The size goal (docs/web.md, "Size"): what a browser downloads for the app, wasm + JS glue.
-size_budget=426200
+size_budget=432000
 size=0
 for f in dist/*.wasm dist/*.js; do size=$((size + $(gzip -9c "$f" | wc -c))); done
 if [ "$size" -gt "$size_budget" ]; then
@@ -108,6 +109,24 @@ node tests/e2e/a11y.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" 
   --big-base "$out/bench-base.json" --big-head "$out/bench-head.json" 2>&1 | grep -v 'unexpected operator'
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
+# The JIT's traces side by side (tests/e2e/traces.mjs): the JIT corpus's type_mixed pair dumped
+# with PYTHON_JIT=1 on the native CPython 3.14 (scripts/setup.sh installs it; required in CI).
+native314="$root/.tools/native-python/3.14/usr/bin/python3.14"
+if [ -x "$native314" ]; then
+  for side in base head; do
+    (cd crates/cli/tests/programs/jit && PYTHON_JIT=1 "$root/target/release/specdiff" dump --python "$native314" \
+      -o "$out/jit-$side.json" "type_mixed/$side.py" >/dev/null)
+  done
+  node tests/e2e/traces.mjs --url "http://127.0.0.1:$port/" --base "$out/jit-base.json" --head "$out/jit-head.json" \
+    --out "$out" 2>&1 | grep -v 'unexpected operator'
+  status=${PIPESTATUS[0]}
+  [ "$status" = 0 ] || exit "$status"
+elif [ "${SPECDIFF_REQUIRE_INTERPRETERS:-}" = 1 ] || [ "${CI:-}" = true ]; then
+  echo "e2e: no native CPython 3.14 at $native314 for the JIT traces (scripts/setup.sh installs it)" >&2
+  exit 1
+else
+  echo "SKIPPED the JIT traces in the page: no $native314"
+fi
 # Keyboard only (the walk on the demo pair and on the benchmark's pair made above, at 390x844
 # and 1280x800, light and dark), the URL round trip, and the report's share links
 # (tests/e2e/keyboard.mjs).

@@ -205,3 +205,46 @@ fn an_unchanged_program_dumped_twice_with_the_jit_shows_no_trace_change() {
         );
     }
 }
+
+#[test]
+fn the_side_by_side_rows_carry_each_loops_traces_with_their_bytecode_offsets() {
+    // What the page shows (issue 35): the loop of `total` whose int add became the mixed form,
+    // base's and head's uops aligned, every uop of each side's executor there once and in order,
+    // each pointing at an instruction of its own side; the add's uops are where they differ.
+    use specdiff_core::{function_rows, DiffOptions};
+    for py in jit_interpreters() {
+        let (base, head) = (read(&dump_path("type_mixed", "base", py)), read(&dump_path("type_mixed", "head", py)));
+        let index = |d: &specdiff_core::model::Dump| d.code.iter().position(|c| d.str(c.qualname) == "total").unwrap() as u32;
+        let (bi, hi) = (index(&base), index(&head));
+        let rows = function_rows(&base, &head, Some(bi), Some(hi), &DiffOptions::default());
+        assert_eq!(rows.traces.len(), 1, "{}: one loop", py.minor);
+        let t = &rows.traces[0];
+        assert_eq!((t.line, t.valid), (Some(4), [Some(true), Some(true)]), "{}", py.minor);
+        assert_eq!(t.change.map(|k| k.as_str()), Some("changed"), "{}", py.minor);
+        for (d, code, side) in [(&base, bi, 0), (&head, hi, 1)] {
+            let c = &d.code[code as usize];
+            let e = &c.executors.as_ref().unwrap()[0];
+            assert_eq!(t.offsets[side], Some(e.offset), "{}", py.minor);
+            let shown: Vec<(String, Option<u32>)> = t
+                .rows
+                .iter()
+                .filter_map(|r| if side == 0 { r.base.as_ref() } else { r.head.as_ref() })
+                .map(|u| (u.name.clone(), u.offset))
+                .collect();
+            let dumped: Vec<(String, Option<u32>)> = e.uops.iter().map(|u| (d.str(u.name).to_string(), u.offset)).collect();
+            assert_eq!(shown, dumped, "{} side {side}", py.minor);
+            let offsets: Vec<u32> = c.instructions.iter().map(|i| i.offset).collect();
+            assert!(shown.iter().all(|(_, o)| o.is_none_or(|o| offsets.contains(&o))), "{}", py.minor);
+        }
+        // Where they differ is the add (`t + v`): uops from its instruction on both sides.
+        let add = |d: &specdiff_core::model::Dump, code: u32| {
+            d.code[code as usize].instructions.iter().find(|i| d.op(i).family == "BINARY_OP").map(|i| i.offset)
+        };
+        let (ba, ha) = (add(&base, bi), add(&head, hi));
+        let differs = |side: usize, at: Option<u32>| {
+            t.rows.iter().filter(|r| !r.same).filter_map(|r| if side == 0 { r.base.as_ref() } else { r.head.as_ref() }).any(|u| u.offset == at)
+        };
+        assert!(differs(0, ba) && differs(1, ha), "{}: {:?}", py.minor, t.rows);
+        assert!(t.rows.iter().any(|r| r.same), "{}: most of the loop is the same", py.minor);
+    }
+}

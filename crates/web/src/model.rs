@@ -350,6 +350,34 @@ pub struct FunctionDetail {
     pub status: ChangeKind,
     /// The listing.
     pub rows: Vec<DetailRow>,
+    /// The JIT traces of its loops (dumps with executors only).
+    pub traces: Vec<TraceDetail>,
+}
+
+/// One loop's JIT traces, base and head side by side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceDetail {
+    /// The loop's jump's source line.
+    pub line: Option<u32>,
+    /// Per side, what the run left on the loop: "12 uops", "no trace", "12 uops, invalidated".
+    pub sides: [String; 2],
+    /// The diff's word for the change (`lost`, `changed`, …), when it reports one.
+    pub change: Option<String>,
+    /// Its sentence.
+    pub explanation: Option<String>,
+    /// The aligned uops.
+    pub rows: Vec<TraceLine>,
+}
+
+/// One line of a trace: a uop on either side or both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceLine {
+    /// Base's uop, and the listing's instruction row (from 1, the route's `site`) it came from.
+    pub base: Option<(String, Option<u32>)>,
+    /// Head's.
+    pub head: Option<(String, Option<u32>)>,
+    /// Same uop on both sides.
+    pub same: bool,
 }
 
 /// The stats tab: one table.
@@ -406,7 +434,9 @@ wire_struct!(Overview { metrics, families, top, class_totals, changed });
 wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score, ops });
 wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats, opnames });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
-wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows });
+wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows, traces });
+wire_struct!(TraceDetail { line, sides, change, explanation, rows });
+wire_struct!(TraceLine { base, head, same });
 wire_struct!(StatsTable { columns, better, sides, rows, notes });
 wire_struct!(StatsRow { name, base, head, kinds });
 wire_struct!(StatsKind { label, constant, base, head });

@@ -258,6 +258,13 @@ mod tests {
             counts: ChangeKind::ALL.iter().map(|&c| (c, 1)).collect(),
             status: ChangeKind::BackedOff,
             rows: vec![source.clone(), DetailRow::Fold { rows: vec![source, pair.clone()] }, pair],
+            traces: vec![TraceDetail {
+                line: Some(4),
+                sides: ["12 uops".into(), "no trace".into()],
+                change: Some("lost".into()),
+                explanation: None,
+                rows: vec![TraceLine { base: Some(("_SET_IP".into(), Some(3))), head: None, same: false }],
+            }],
         };
         let mut summary = Summary::empty();
         summary.generation = 9;

@@ -3,7 +3,7 @@
 //! (the types of `docs/diff-format.md`, `types.rs`), with explanations (`explain/`), hotness
 //! and coverage summaries (`summary.rs`), a fast path for identical code (`identical.rs`), the
 //! side-by-side rows of one function (`rows.rs`), and the diff of two runs' pystats
-//! (`stats_diff.rs`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), which code runs at import time and is counted apart ([`import_time`]), the words and number formats every output shares ([`wording`]), and how long an untrusted string may be when shown ([`display`]).
+//! (`stats_diff.rs`), the JIT traces of a function's loops, what changed (`traces`) and side by side (`trace_view`), the explanations a share link carries (`sent.rs`), file paths as a reader needs them ([`paths`]), which code runs at import time and is counted apart ([`import_time`]), the words and number formats every output shares ([`wording`]), and how long an untrusted string may be when shown ([`display`]).
 
 pub(crate) mod diff;
 pub(crate) mod options;
@@ -17,6 +17,7 @@ pub(crate) mod rows;
 pub(crate) mod sent;
 pub(crate) mod stats_diff;
 pub(crate) mod summary;
+pub mod trace_view;
 pub mod traces;
 pub(crate) mod types;
 pub mod wording;

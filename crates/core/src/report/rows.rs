@@ -1,12 +1,14 @@
 //! On-demand aligned rows of one function pair, for side-by-side display (the web UI's
 //! function view, `specdiff diff --rows`): every instruction of both code objects, grouped
-//! into sites, with counters, churn, classification, explanations and the source lines.
+//! into sites, with counters, churn, classification, explanations and the source lines, and
+//! the loops' JIT traces side by side.
 
 use crate::engine::classify::churn_info;
 use crate::report::diff::DiffSession;
 use crate::util::map::Map;
 use crate::engine::matching::identity;
 use crate::cpython::normalize::{Side, Site};
+use crate::report::trace_view;
 use crate::report::types::{FunctionRows, InstrView, Row, RowSide};
 
 impl DiffSession<'_> {
@@ -33,6 +35,7 @@ impl DiffSession<'_> {
             changes: vec![],
             base_source: Default::default(),
             head_source: Default::default(),
+            traces: Vec::new(),
         };
         let mut explanations = vec![None; c.rows.len()];
         for ch in &c.changes {
@@ -43,6 +46,13 @@ impl DiffSession<'_> {
             let head = row.head.map(|j| self.row_side(Side::Head, head_code.unwrap(), c.head_sites[j as usize], j, &mut out.head_source));
             out.rows.push(Row { kind: row.kind, change: c.kinds[ri], explanation: explanations[ri].take(), base, head });
         }
+        let pairs: Vec<(u32, u32)> = c
+            .rows
+            .iter()
+            .filter_map(|r| Some((c.base_sites[r.base? as usize].primary, c.head_sites[r.head? as usize].primary)))
+            .collect();
+        let (bc, hc) = (base_code.map(|i| &self.base.code[i as usize]), head_code.map(|i| &self.head.code[i as usize]));
+        out.traces = trace_view::trace_views(self.base, bc, self.head, hc, &pairs);
         out.changes = c.changes;
         out
     }

@@ -232,6 +232,9 @@ pub struct FunctionRows {
     pub base_source: Map<u32, String>,
     /// Head source lines the rows refer to.
     pub head_source: Map<u32, String>,
+    /// The JIT traces of the function's loops, side by side (dumps with executors only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traces: Vec<super::trace_view::TraceView>,
 }
 
 /// One aligned row.

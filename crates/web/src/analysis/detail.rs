@@ -3,6 +3,7 @@
 
 use specdiff_core::model::Dump;
 use specdiff_core::report::wording::{counter_words, inert};
+use specdiff_core::report::trace_view::TraceUop;
 use specdiff_core::report::{FunctionRows, InstrView, Row};
 use specdiff_core::report::KindCounts;
 
@@ -75,6 +76,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
         }
         push_row(row, single, &mut out, &mut interesting);
     }
+    let traces = traces(rows, &out, single);
     let rows_out = if single { out } else { fold(out, &interesting) };
     let loc = |d: &Dump, code: Option<u32>| {
         code.map(|c| {
@@ -124,7 +126,50 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
         counts: if single { Vec::new() } else { counts_of(&counts) },
         status: if single { ChangeKind::Unchanged } else { status_of(&counts) },
         rows: rows_out,
+        traces,
     }
+}
+
+/// The loops' traces, each uop linked to the listing's instruction row (numbered from 1 in
+/// listing order, folded rows included, as the route's `site`) of the instruction it came
+/// from on its side.
+fn traces(rows: &FunctionRows, listing: &[DetailRow], single: bool) -> Vec<TraceDetail> {
+    let mut at: [std::collections::HashMap<u32, u32>; 2] = Default::default();
+    let mut n = 0;
+    for r in listing {
+        if let DetailRow::Ins { base, head, .. } = r {
+            n += 1;
+            for (side, ins) in [base, head].into_iter().enumerate() {
+                if let Some(i) = ins {
+                    at[side].insert(i.offset, n);
+                }
+            }
+        }
+    }
+    let side_words = |valid: Option<bool>, uops: usize| match valid {
+        None => "no trace".to_string(),
+        Some(true) => plural(uops as u64, "uop", "uops"),
+        Some(false) => format!("{}, invalidated", plural(uops as u64, "uop", "uops")),
+    };
+    rows.traces
+        .iter()
+        .map(|t| {
+            let link = |side: usize, u: &Option<TraceUop>| u.as_ref().map(|u| (inert(&u.name).into_owned(), u.offset.and_then(|o| at[side].get(&o).copied())));
+            let count = |side: usize| t.rows.iter().filter(|r| if side == 0 { r.base.is_some() } else { r.head.is_some() }).count();
+            TraceDetail {
+                line: t.line,
+                sides: if single { [side_words(t.valid[0], count(0)), String::new()] } else { [0, 1].map(|s| side_words(t.valid[s], count(s))) },
+                change: t.change.map(|k| k.as_str().to_string()).filter(|_| !single),
+                explanation: t.explanation.as_deref().filter(|_| !single).map(|e| inert(e).into_owned()),
+                rows: t
+                    .rows
+                    .iter()
+                    .filter(|r| !single || r.base.is_some())
+                    .map(|r| TraceLine { base: link(0, &r.base), head: if single { None } else { link(1, &r.head) }, same: r.same || single })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// One core row → one line per instruction; the sides' instruction lists are aligned from the

@@ -1,11 +1,13 @@
 //! The function view: both sides aligned, source lines interleaved with the instructions,
-//! sites coloured by classification with their explanation inline, unchanged runs folded.
+//! sites coloured by classification with their explanation inline, unchanged runs folded, and
+//! below it the loops' JIT traces ([`super::loop_traces`]).
 
 use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::ins_cell::InsCell;
 use super::legend::{Legend, Terms};
+use super::loop_traces::LoopTraces;
 use super::Ctx;
 use crate::model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::protocol::Request;
@@ -120,6 +122,7 @@ pub fn function_view(props: &FunctionViewProps) -> Html {
                     <tbody>{ for body }</tbody>
                 </table>
             </div>
+            <LoopTraces traces={d.traces.clone()} {diff} site={props.site} />
         </section>
     }
 }

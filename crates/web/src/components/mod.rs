@@ -11,6 +11,7 @@ pub mod function_view;
 pub mod help_overlay;
 pub mod ins_cell;
 pub mod legend;
+pub mod loop_traces;
 pub mod notice_bar;
 pub mod overview;
 pub mod progress_bar;

@@ -111,6 +111,7 @@ fn stale_function_views_are_ignored() {
         counts: vec![],
         status: ChangeKind::Changed,
         rows: vec![],
+        traces: vec![],
     };
     let st = st.apply(Action::Engine(Response::Function(Box::new(detail("c")))));
     assert!(st.detail.is_none());

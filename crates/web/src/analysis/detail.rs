@@ -259,6 +259,59 @@ mod tests {
     }
 
     #[test]
+    fn each_uop_links_to_the_listing_row_of_its_own_sides_instruction() {
+        use specdiff_core::report::trace_view::{TraceRow, TraceView};
+        let at = |offset: u32| Ins {
+            offset,
+            op: "X".into(),
+            family: "X".into(),
+            arg: String::new(),
+            specialized: false,
+            site: false,
+            counter: None,
+            tip: None,
+            churn: None,
+        };
+        // Rows 1..=3; head's offsets are shifted by 2 from base's (an instruction added above).
+        let listing = vec![
+            src(1),
+            DetailRow::Ins { base: Some(at(0)), head: Some(at(0)), class: None, explain: None },
+            DetailRow::Ins { base: None, head: Some(at(2)), class: None, explain: None },
+            DetailRow::Ins { base: Some(at(2)), head: Some(at(4)), class: None, explain: None },
+        ];
+        let uop = |name: &str, offset: Option<u32>| Some(TraceUop { name: name.into(), offset });
+        let rows = FunctionRows {
+            qualname: "f".into(),
+            module: "m".into(),
+            base_code: Some(0),
+            head_code: Some(0),
+            rows: vec![],
+            changes: vec![],
+            base_source: Default::default(),
+            head_source: Default::default(),
+            traces: vec![TraceView {
+                offsets: [Some(2), Some(4)],
+                line: Some(1),
+                valid: [Some(true), None],
+                change: None,
+                explanation: None,
+                rows: vec![
+                    TraceRow { base: uop("_A", Some(2)), head: uop("_A", Some(4)), same: true },
+                    TraceRow { base: uop("_B", None), head: None, same: false },
+                ],
+            }],
+        };
+        let t = &traces(&rows, &listing, false)[0];
+        assert_eq!(t.sides, ["2 uops".to_string(), "no trace".to_string()]);
+        assert_eq!(t.rows[0].base, Some(("_A".into(), Some(3))), "base offset 2 is row 3");
+        assert_eq!(t.rows[0].head, Some(("_A".into(), Some(3))), "head offset 4 is row 3 too");
+        assert_eq!(t.rows[1].base, Some(("_B".into(), None)), "a uop from no instruction of this code links nowhere");
+        // One run shows base's column only.
+        let one = &traces(&rows, &listing, true)[0];
+        assert!(one.rows.iter().all(|r| r.head.is_none()) && one.sides[1].is_empty());
+    }
+
+    #[test]
     fn a_fold_never_hides_the_source_line_of_a_change() {
         // Line 1: 20 unchanged instructions; line 2: 12 unchanged, then the changed site.
         let mut rows = vec![src(1)];

@@ -7,7 +7,8 @@
 //   - where the traces differ, both sides are marked;
 //   - a uop is a button that selects the instruction it came from: the listing row selected
 //     is the one at the uop's bytecode offset in the dump;
-//   - axe-core finds no violation in the traces at 390x844 and 1280x800, light and dark.
+//   - axe-core finds no violation in the traces at 390x844 and 1280x800, light and dark;
+//   - the page's share link, opened in a fresh page, shows the same trace.
 //
 //   node tests/e2e/traces.mjs --url http://127.0.0.1:PORT/ --base BASE.json --head HEAD.json [--out DIR]
 
@@ -104,6 +105,28 @@ try {
       check(v.length === 0, `${width}x${height} ${scheme}: no axe violation in the traces${v.length ? ` (${v.join('; ')})` : ''}`);
     }
   }
+  // The page's share link carries the executors: opened in a fresh page, `total` shows the
+  // same trace.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('text=share link');
+  await page.waitForSelector('.share-url', { timeout: 20000 });
+  const link = await page.inputValue('.share-url');
+  await page.keyboard.press('Escape');
+  const opened = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  opened.on('pageerror', (e) => errors.push(String(e)));
+  await opened.goto(link);
+  console.log(`     link: ${link.length} characters, ${link.replace(/share=[^&]*/, 'share=…')}`);
+  await opened.waitForFunction(() => document.querySelectorAll('.side-file').length >= 2, null, { timeout: 60000 });
+  if (!(await opened.$('.fview[data-key="__main__:total"]'))) {
+    await opened.evaluate(() => { location.hash += '&tab=functions&fn=__main__%3Atotal'; });
+  }
+  const reopened = await opened.waitForSelector('.fview[data-key="__main__:total"] .traces .trace', { timeout: 20000 }).then(() => opened.evaluate(() => {
+    const t = document.querySelector('.traces .trace');
+    return { heading: t.querySelector('h4').textContent, uops: t.querySelectorAll('.uop').length };
+  })).catch(() => null);
+  check(reopened !== null && reopened.heading === shown.heading && reopened.uops === shown.base.length + shown.head.length,
+    `the page's share link shows the same trace (${JSON.stringify(reopened)})`);
+  await opened.close();
   check(errors.length === 0, `no page errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);
 } finally {
   await browser.close();

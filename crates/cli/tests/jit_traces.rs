@@ -248,3 +248,29 @@ fn the_side_by_side_rows_carry_each_loops_traces_with_their_bytecode_offsets() {
         assert!(t.rows.iter().any(|r| r.same), "{}: most of the loop is the same", py.minor);
     }
 }
+
+#[test]
+fn a_share_link_carries_the_traces_so_the_page_it_opens_reports_them() {
+    // `specdiff diff --link` on every corpus pair with a trace change: the link's dumps, diffed
+    // as the page diffs them, report the same trace changes as the original dumps, and a
+    // function with executors travels whole (its uops point into the whole body).
+    let url = "http://127.0.0.1:9/specdiff/";
+    for py in jit_interpreters() {
+        for (name, spec) in cases().into_iter().filter(|(_, s)| s["kind"].is_string()) {
+            let extra: Vec<&str> = spec["diff_args"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let (report, _) = diff(&name, py, &[&["--link", url][..], &extra].concat());
+            let link = report["link"].as_str().unwrap_or_else(|| panic!("{name} {}: no link", py.minor));
+            let shared = specdiff_core::share::decode(link.strip_prefix(&format!("{url}#share=")).unwrap(), specdiff_core::ReadLimits::default())
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", py.minor));
+            let (sb, sh) = (shared.base.unwrap(), shared.head.unwrap());
+            let mut options = specdiff_core::DiffOptions::default();
+            options.allow_unrelated = extra.contains(&"--allow-unrelated");
+            let reopened = specdiff_core::diff_dumps(&sb, &sh, &options).unwrap_or_else(|e| panic!("{name} {}: {e}", py.minor));
+            let traces = |fs: Vec<(String, Value)>| fs.into_iter().filter(|(_, t)| !t.is_null()).collect::<Vec<_>>();
+            let want = traces(report["functions"].as_array().unwrap().iter().map(|f| (f["qualname"].as_str().unwrap().to_string(), f["traces"].clone())).collect());
+            let got = traces(reopened.functions.iter().filter(|f| !f.traces.is_empty()).map(|f| (f.qualname.clone(), serde_json::to_value(&f.traces).unwrap())).collect());
+            assert!(!want.is_empty(), "{name} {}: the case has a trace change", py.minor);
+            assert_eq!(got, want, "{name} on {}: the link's dumps report other trace changes", py.minor);
+        }
+    }
+}

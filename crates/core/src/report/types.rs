@@ -181,10 +181,11 @@ impl FunctionDiff {
     }
 
     /// *Function whose specialization changed*: a changed function with at least one site
-    /// whose kind is neither `unchanged`, `added` nor `removed`, so not a code edit alone. A
-    /// share link picks among these ([`crate::share::wanted`]).
+    /// whose kind is neither `unchanged`, `added` nor `removed`, so not a code edit alone, or
+    /// with a loop whose JIT trace changed (tier 2 specializes too). A share link picks among
+    /// these ([`crate::share::wanted`]).
     pub fn specialization_changed(&self) -> bool {
-        self.counts.changed_sites() > self.counts.added + self.counts.removed
+        self.counts.changed_sites() > self.counts.added + self.counts.removed || !self.traces.is_empty()
     }
 }
 

@@ -138,6 +138,10 @@ impl<'a> LinkBuilder<'a> {
         let (mut mb, mut mh): (Masks, Masks) =
             (vec![None; base.code.len()], vec![None; head.code.len()]);
         for (&(b, h), t) in kept.iter().zip(&trims) {
+            // Code with JIT executors travels whole: its traces point into the whole body.
+            if base.code[b as usize].executors.is_some() || head.code[h as usize].executors.is_some() {
+                continue;
+            }
             mb[b as usize] = Some(t.base.clone());
             mh[h as usize] = Some(t.head.clone());
         }

@@ -1,5 +1,6 @@
 //! What a link carries of a dump: [`reduce`] keeps the code objects worth showing and only
-//! the strings, ops, files and source lines they use, and drops what no view reads (the
+//! the strings, ops, files and source lines they use (and the JIT's executors, their uop
+//! names re-indexed), and drops what no view reads (the
 //! inline cache words after the counter: type versions and pointers; column positions);
 //! [`redact`] leaves out source text and shortens paths (`--redact`, the share box's switch).
 
@@ -81,6 +82,19 @@ pub(crate) fn reduce_masked(dump: &Dump, mut keep: impl FnMut(usize, &CodeInfo) 
         if let Some(m) = mask(i) {
             let mut keep = m.iter();
             n.instructions.retain(|_| keep.next().copied().unwrap_or(true));
+            // A trace's uops point into the whole body: a trimmed one carries none (links do
+            // not trim code with executors, `pick.rs`).
+            if n.instructions.len() < c.instructions.len() {
+                n.executors = None;
+            }
+        }
+        for e in n.executors.iter_mut().flatten() {
+            for u in &mut e.uops {
+                u.name = strings.get(dump, u.name);
+            }
+            for x in e.exits.iter_mut().flatten() {
+                x.1 = strings.get(dump, x.1);
+            }
         }
         n.file = file_map[c.file as usize].expect("the file of every kept code object is kept");
         n.module = strings.get(dump, c.module);

@@ -76,7 +76,9 @@ fn cut_and_altered_packed_dumps_give_one_line_errors() {
     assert!(outcome(b"{\"a\": 1}\n").starts_with("l: not a specdiff dump"), "{}", outcome(b"{\"a\": 1}\n"));
     let mut extra = packed.clone();
     extra.push(0);
-    assert_eq!(outcome(&extra), "l: bad field packed code: 1 bytes left over");
+    assert_eq!(outcome(&extra), "l: bad field packed executors: an empty section");
+    extra.extend([1, 0, 0]);
+    assert_eq!(outcome(&extra), "l: bad field packed executors: an empty section", "read no further");
 }
 
 #[test]
@@ -149,4 +151,56 @@ fn version_3_links_still_open_and_read_as_version_4_carries_them() {
     let new = encode(&now);
     assert!(new.starts_with("s4.") && new.len() < link.trim().len(), "{} vs {}", new.len(), link.trim().len());
     assert_eq!(decode(&new, ReadLimits::default()).unwrap(), now);
+}
+
+/// [`sample`] with a JIT executor on `f`'s loop: uops from its instructions and from none, an
+/// exit stub of each known kind and one of a kind a later CPython might add.
+fn with_executor() -> Dump {
+    use crate::model::{Executor, Exit, Uop};
+    let mut d = sample();
+    let mut name = |s: &str| {
+        d.strings.push(s.into());
+        (d.strings.len() - 1) as u32
+    };
+    let (start, guard, exit) = (name("_START_EXECUTOR"), name("_GUARD_TYPE_VERSION"), name("_EXIT_TRACE"));
+    let uop = |name, offset, exit| Uop { name, oparg: 7, offset, exit, error: None };
+    let exits = ["side", "deopt", "error", "other", "future kind"].iter().map(|k| Exit(k.to_string(), exit, Some(2))).collect();
+    d.code[0].executors = Some(vec![Executor {
+        offset: 2,
+        valid: false,
+        length: 8,
+        uops: vec![uop(start, None, None), uop(guard, Some(2), Some(4))],
+        exits: Some(exits),
+    }]);
+    d.code[1].executors = Some(vec![Executor { offset: 0, valid: true, length: 1, uops: vec![uop(start, Some(0), None)], exits: None }]);
+    d
+}
+
+#[test]
+fn executors_travel_with_their_uop_names_and_a_cut_section_is_refused() {
+    let d = with_executor();
+    let packed = pack(&d);
+    assert!(unpack("l", &packed, ReadLimits::default()).unwrap().unwrap() == d, "lossless");
+    // A link reduces the strings: the uops and exits keep their names.
+    let reduced = reduce(&d, |i, _| i == 0);
+    let names = |d: &Dump| {
+        let e = &d.code[0].executors.as_ref().unwrap()[0];
+        (e.uops.iter().map(|u| d.str(u.name).to_string()).collect::<Vec<_>>(), e.exits.as_ref().unwrap().iter().map(|x| d.str(x.1).to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(names(&reduced), names(&d));
+    assert!(reduced.strings.len() < d.strings.len(), "unused strings are still left out");
+    assert!(unpack("l", &pack(&reduced), ReadLimits::default()).unwrap().unwrap() == reduced, "reduced, lossless");
+    // Without executors a dump packs as before them: the section is absent, not empty, and
+    // with them it is appended, so a link made before executors were carried still reads.
+    let plain = pack(&{
+        let mut s = d.clone();
+        s.code.iter_mut().for_each(|c| c.executors = None);
+        s
+    });
+    assert!(packed.len() > plain.len() && packed.starts_with(&plain));
+    // Every cut inside the section is refused with one line naming it.
+    for n in plain.len() + 1..packed.len() {
+        let e = outcome(&packed[..n]);
+        assert!(e.contains("packed ") && e != "read", "cut at {n}: {e}");
+    }
 }

@@ -2,7 +2,8 @@
 //! the dump records every executor attached to a loop (its uops with their bytecode offsets,
 //! its exits, the schema holds), and the diff reports each loop change of the corpus in
 //! `tests/programs/jit/CASE/{base.py,head.py,case.json}` with the right kind, line and cause,
-//! the gate failing exactly on lost traces; `unchanged` is the noise floor with the JIT on.
+//! the gate failing exactly on lost traces and traces that end early; `unchanged` is the noise
+//! floor with the JIT on.
 //!
 //! `case.json`: `what`, `function` (qualname in `__main__`), `kind` (`lost`, `gained`,
 //! `changed`, `invalidated`, or `null`: no trace change anywhere), `line` (the loop jump's head

@@ -24,7 +24,9 @@ pub struct JitInfo {
 /// One tier-2 executor attached to a code object's bytecode (an `ENTER_EXECUTOR` there).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Executor {
-    /// Byte offset of the instruction it is attached to (a loop's `JUMP_BACKWARD`).
+    /// Byte offset where it is attached: a loop's `JUMP_BACKWARD`, or the `EXTENDED_ARG`
+    /// before it (CPython attaches it where the whole instruction starts), or where a trace
+    /// that ended early resumes.
     pub offset: u32,
     /// `is_valid()` when the run ended.
     pub valid: bool,

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
-use super::traces::{loop_traces, TraceChangeKind};
+use super::traces::{loop_executor, loop_traces, TraceChangeKind};
 use crate::model::{CodeInfo, Dump, Executor};
 
 /// One loop's traces, side by side.
@@ -52,7 +52,8 @@ pub struct TraceUop {
 
 /// The side-by-side traces of a function pair. `pairs` are the aligned instruction indices
 /// (base, head), as for [`loop_traces`]; with one side only (a new or gone function, or one
-/// run shown alone), that side's executors each get a one-sided view.
+/// run shown alone), that side's loops with an executor each get a one-sided view. Executors
+/// attached elsewhere (where a trace that ended early resumes) are not a loop's: not shown.
 pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: Option<&CodeInfo>, pairs: &[(u32, u32)]) -> Vec<TraceView> {
     let uops = |d: &Dump, e: &Executor| -> Vec<TraceUop> {
         e.uops.iter().map(|u| TraceUop { name: d.str(u.name).to_string(), offset: u.offset }).collect()
@@ -65,26 +66,26 @@ pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: O
                 (None, Some(c)) => (head, c, 1),
                 _ => return Vec::new(),
             };
-            return c
-                .executors
-                .iter()
-                .flatten()
-                .map(|e| one_sided(side, e, c, uops(d, e)))
+            // The executors on loops (a jump back, after its `EXTENDED_ARG`s), as in a pair.
+            return (0..c.instructions.len() as u32)
+                .filter(|&i| is_jump(d, c, i))
+                .filter_map(|i| Some((i, loop_executor(d, c, i)?)))
+                .map(|(i, e)| one_sided(side, e, c, i, uops(d, e)))
                 .collect();
         }
     };
     if bc.executors.is_none() && hc.executors.is_none() {
         return Vec::new();
     }
-    fn executor(c: &CodeInfo, off: u32) -> Option<&Executor> {
-        c.executors.iter().flatten().find(|e| e.offset == off)
-    }
     let changes = loop_traces(base, bc, head, hc, pairs);
     let at = |c: &CodeInfo, i: u32| c.instructions.get(i as usize).map(|ins| ins.offset);
     let mut out = Vec::new();
     for &(bi, hi) in pairs {
         let (Some(bo), Some(ho)) = (at(bc, bi), at(hc, hi)) else { continue };
-        let (be, he) = (executor(bc, bo), executor(hc, ho));
+        if !is_jump(base, bc, bi) || !is_jump(head, hc, hi) {
+            continue;
+        }
+        let (be, he) = (loop_executor(base, bc, bi), loop_executor(head, hc, hi));
         if be.is_none() && he.is_none() {
             continue;
         }
@@ -102,16 +103,20 @@ pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: O
     out
 }
 
-fn one_sided(side: usize, e: &Executor, c: &CodeInfo, uops: Vec<TraceUop>) -> TraceView {
+fn is_jump(d: &Dump, c: &CodeInfo, i: u32) -> bool {
+    c.instructions.get(i as usize).is_some_and(|ins| d.op(ins).family == "JUMP_BACKWARD")
+}
+
+fn one_sided(side: usize, e: &Executor, c: &CodeInfo, jump: u32, uops: Vec<TraceUop>) -> TraceView {
     let mut offsets = [None, None];
-    offsets[side] = Some(e.offset);
+    offsets[side] = Some(c.instructions[jump as usize].offset);
     let mut valid = [None, None];
     valid[side] = Some(e.valid);
     let rows = uops
         .into_iter()
         .map(|u| if side == 0 { TraceRow { base: Some(u), head: None, same: false } } else { TraceRow { base: None, head: Some(u), same: false } })
         .collect();
-    let line = c.instructions.iter().find(|i| i.offset == e.offset).and_then(|i| i.line);
+    let line = c.instructions[jump as usize].line;
     TraceView { offsets, line, valid, change: None, explanation: None, rows }
 }
 

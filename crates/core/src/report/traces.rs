@@ -3,7 +3,8 @@
 //! tier-2 executor was attached on each side when the run ended, whether it was still valid,
 //! and its main trace's uops aligned base → head with `similar`, with the exits the head
 //! trace has where base's had none and, where the dumps show it, why: the instruction the new
-//! exit resumes at lost or changed its specialization. Dumps without executors give nothing.
+//! exit resumes at lost or changed its specialization, or head's trace ends before the loop's
+//! end. Dumps without executors give nothing.
 
 use std::collections::HashMap;
 
@@ -62,7 +63,7 @@ pub struct LoopTrace {
     /// Instructions head's trace went through whose adaptive opname differs from their aligned
     /// base instruction's: `[line, base opname, head opname]`, in trace order, each once.
     pub respecialized: Vec<(Option<u32>, String, String)>,
-    /// `lost` or `invalidated`: the gate counts it.
+    /// `lost` or `invalidated`, or a trace that now ends early: the gate counts it.
     pub regression: bool,
     /// One sentence.
     pub explanation: String,
@@ -109,8 +110,8 @@ pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo
             continue;
         }
         let (bo, ho) = (bc.instructions[bi as usize].offset, hc.instructions[hi as usize].offset);
-        let be = executor_at(bc, bo);
-        let he = executor_at(hc, ho);
+        let be = loop_executor(base, bc, bi);
+        let he = loop_executor(head, hc, hi);
         let line = hc.instructions[hi as usize].line;
         let names = |d: &Dump, e: &Executor| e.uops.iter().map(|u| d.str(u.name).to_string()).collect::<Vec<_>>();
         let mut t = LoopTrace {
@@ -153,10 +154,20 @@ pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo
                 }
                 t.new_exits = new_exits(base, bc, b, head, hc, h, &head_to_base, &b_at, &h_at);
                 t.respecialized = respecialized(base, bc, head, hc, h, &head_to_base, &h_at);
+                let early = ends_early(head, hc, h).filter(|_| ends_early(base, bc, b).is_none());
                 if b.valid && !h.valid {
                     t.kind = TraceChangeKind::Invalidated;
                     t.regression = true;
                     t.explanation = "head's executor on the loop is no longer valid: its next entry leaves for tier 1".into();
+                } else if let Some(line) = early {
+                    // Part of the loop now runs in tier 1 on every pass: a loss, like a lost trace.
+                    t.regression = true;
+                    let at = line.map_or(String::new(), |l| format!(" at line {l}"));
+                    t.explanation = format!(
+                        "the trace ends early: head's stops{at} and leaves for tier 1 there (its last uop is an exit), where base's runs the loop body back to its top ({} → {} uops)",
+                        t.base_uops.unwrap_or(0),
+                        t.head_uops.unwrap_or(0)
+                    );
                 } else if t.added_uops.is_empty() && t.removed_uops.is_empty() && t.new_exits.is_empty() {
                     continue;
                 } else {
@@ -169,8 +180,36 @@ pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo
     out
 }
 
-fn executor_at(c: &CodeInfo, offset: u32) -> Option<&Executor> {
-    c.executors.iter().flatten().find(|e| e.offset == offset)
+/// The executor on the loop whose jump is instruction `i`. CPython attaches it where the
+/// jump's instruction starts, its `EXTENDED_ARG`s included (a jump back over more than 255
+/// code units has one), so it may sit at an offset before the jump's own.
+pub(crate) fn loop_executor<'c>(d: &Dump, c: &'c CodeInfo, i: u32) -> Option<&'c Executor> {
+    let mut k = i as usize;
+    loop {
+        let offset = c.instructions.get(k)?.offset;
+        if let Some(e) = c.executors.iter().flatten().find(|e| e.offset == offset) {
+            return Some(e);
+        }
+        k = k.checked_sub(1)?;
+        if d.op(&c.instructions[k]).family != "EXTENDED_ARG" {
+            return None;
+        }
+    }
+}
+
+/// Where the main trace of `e` leaves for tier 1 before the loop's end, as the line it
+/// resumes at (`Some(None)`: at no known line): its last uop is an exit to an instruction
+/// of this code (a trace that reached its length limit ends so). A trace that runs the body
+/// back to its top ends with `_JUMP_TO_TOP` instead.
+fn ends_early(d: &Dump, c: &CodeInfo, e: &Executor) -> Option<Option<u32>> {
+    let last = e.uops.last()?;
+    let name = d.str(last.name);
+    if name != "_EXIT_TRACE" && name != "_DYNAMIC_EXIT" {
+        return None;
+    }
+    let offset = last.offset?;
+    let ins = c.instructions.iter().find(|i| i.offset == offset)?;
+    Some(ins.line)
 }
 
 /// Why a loop has no executor in head, as far as the dumps tell.

@@ -33,7 +33,8 @@ pub struct Overview {
     /// *Gain*: a `gained` site of a matched function.
     pub gains: u32,
     /// *Lost trace*: a loop of a matched function, not import-time code, whose JIT executor
-    /// head lost or had invalidated ([`crate::report::traces`]); the gate counts it. Left out
+    /// head lost or had invalidated, or whose trace now ends early ([`crate::report::traces`]);
+    /// the gate counts it. Left out
     /// of the JSON when 0 (every diff of dumps without executors).
     #[serde(skip_serializing_if = "no_traces")]
     pub lost_traces: u32,
@@ -89,7 +90,11 @@ impl Overview {
             if self.regressions == 0 {
                 s = s.replacen("no regressions", "no site regressions", 1);
             }
-            s.push_str(&format!("; {loops} lost {} JIT trace", if self.lost_traces == 1 { "its" } else { "their" }));
+            // Lost, invalidated, or ending early (part of the loop in tier 1): all a loss.
+            s.push_str(&format!(
+                "; {loops} lost {}",
+                if self.lost_traces == 1 { "its JIT trace or part of it" } else { "their JIT traces or parts of them" }
+            ));
         }
         s
     }

@@ -59,7 +59,7 @@ caps["goog:chromeOptions"]["args"].append("--user-data-dir=" + sys.argv[2] + "/c
 print(json.dumps(caps))
 PY
 WASM_BINDGEN_TEST_WEBDRIVER_JSON="$profile/webdriver.json" WASM_BINDGEN_TEST_TIMEOUT=120 \
-  cargo test -p specdiff-web --target wasm32-unknown-unknown --test browser
+  cargo test -p specdiff-web --target wasm32-unknown-unknown --test browser --test hostile_page
 
 echo "== 3. end to end (built dist/, real dumps, headless Chromium)"
 if [ "$build" = 1 ] || [ ! -f dist/index.html ]; then

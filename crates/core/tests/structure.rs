@@ -346,10 +346,10 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         "web",
         &[
             &["wire", "format", "route"],
-            &["model"],
+            &["view_model"],
             &["protocol", "stats_order"],
             &["analysis"],
-            &["engine"],
+            &["session"],
             &["state"],
             &["bridge"],
             &["browser"],

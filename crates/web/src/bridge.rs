@@ -18,8 +18,8 @@ use yew::Callback;
 use specdiff_core::format::{gzip_corrupt, gzip_truncated, is_gzip, InputError, InputErrorKind};
 use specdiff_core::share::{self, SharePayload};
 
-use crate::engine::{Compression, InputFile, Pending, Session, BROWSER_LIMITS};
-use crate::model::Side;
+use crate::session::{Compression, InputFile, Pending, Session, BROWSER_LIMITS};
+use crate::view_model::Side;
 use crate::protocol::{Request, Response};
 
 /// Runs requests one after the other against one [`Session`].

@@ -2,21 +2,21 @@
 //!
 //! The specdiff web viewer: drop two dumps, see the specialization diff. A Yew app whose state
 //! is one `Reducible` ([`state::AppState`]); the dumps are read, diffed and turned into view
-//! models by the [`engine`] in a web worker (the same wasm binary, started as a module worker),
+//! models by the [`session`] in a web worker (the same wasm binary, started as a module worker),
 //! so big files never block the page. Everything that knows about CPython comes from
 //! `specdiff_core`; this crate only lays it out.
 //!
 //! Layers:
-//! - [`model`], [`protocol`], [`wire`]: the data exchanged with the engine and its binary form.
-//! - [`engine`], [`analysis`]: pure Rust, runs anywhere (native unit tests included).
+//! - [`view_model`], [`protocol`], [`wire`]: the data exchanged with the engine and its binary form.
+//! - [`session`], [`analysis`]: pure Rust, runs anywhere (native unit tests included).
 //! - [`state`], [`route`], [`stats_order`], [`format`](mod@format): the page state, its pure reducer
 //!   and what it is shown with.
 //! - [`bridge`], [`browser`], [`components`], [`hooks`]: browser I/O, the Yew components and
 //!   their page-wide event listeners.
 
-pub mod engine;
+pub mod session;
 pub mod format;
-pub mod model;
+pub mod view_model;
 pub mod protocol;
 pub mod wire;
 pub mod route;

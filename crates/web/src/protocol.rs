@@ -3,7 +3,7 @@
 //! compact binary form of these enums ([`crate::wire`]); file contents travel next to them as
 //! `File`/`Blob` objects.
 
-use crate::model::{FunctionDetail, Side, SideInfo, StatsTable, Summary};
+use crate::view_model::{FunctionDetail, Side, SideInfo, StatsTable, Summary};
 use crate::wire::{self, Reader, Wire};
 
 /// Page → engine.
@@ -28,7 +28,7 @@ pub enum Request {
     Swap,
     /// Send the function view of `key`.
     Function {
-        /// A [`crate::model::FunctionRow::key`].
+        /// A [`crate::view_model::FunctionRow::key`].
         key: String,
     },
     /// Make a share link of what is loaded.
@@ -230,7 +230,7 @@ impl Wire for Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::*;
+    use crate::view_model::*;
 
     /// Every variant survives its binary form (the engine tests cover real summaries).
     #[test]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::model::{ChangeKind, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
+use crate::view_model::{ChangeKind, FunctionDetail, FunctionRow, Mode, Side, SideInfo, StatsTable, Summary};
 use crate::protocol::Response;
 pub use crate::route::{Filter, Sort};
 use crate::route::{Route, Tab};

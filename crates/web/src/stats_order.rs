@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use crate::model::{Side, StatsRow, StatsTable};
+use crate::view_model::{Side, StatsRow, StatsTable};
 
 /// What the stats table is sorted by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use specdiff_web::components::app::App;
 use specdiff_web::components::function_list::FunctionList;
 use specdiff_web::components::function_view::{FunctionView, FunctionViewProps};
 use specdiff_web::components::Ctx;
-use specdiff_web::model::*;
+use specdiff_web::view_model::*;
 use specdiff_web::protocol::{Request, Response};
 use specdiff_web::state::{Action, Filter, Shared};
 use wasm_bindgen::JsCast;
@@ -293,6 +293,7 @@ async fn every_classification_is_rendered_with_its_colour_badge_and_explanation(
         counts: ChangeKind::ALL.iter().map(|&c| (c, 1)).collect(),
         status: ChangeKind::Lost,
         rows,
+        traces: vec![],
     };
     let root = new_root();
     let app = yew::Renderer::<ViewHost>::with_root_and_props(root.clone(), ViewHostProps { detail: Shared::new(detail) }).render();

@@ -9,7 +9,7 @@ use specdiff_core::report::KindCounts;
 
 use super::{counts_of, status_of};
 use crate::format::{percent, plural};
-use crate::model::*;
+use crate::view_model::*;
 
 fn ins_view(v: &InstrView, site: bool) -> Ins {
     let (counter, tip) = match &v.counter {
@@ -154,13 +154,13 @@ fn traces(rows: &FunctionRows, listing: &[DetailRow], single: bool) -> Vec<Trace
     rows.traces
         .iter()
         .map(|t| {
-            let link = |side: usize, u: &Option<TraceUop>| u.as_ref().map(|u| (inert(&u.name).into_owned(), u.offset.and_then(|o| at[side].get(&o).copied())));
+            let link = |side: usize, u: &Option<TraceUop>| u.as_ref().map(|u| (u.name.clone(), u.offset.and_then(|o| at[side].get(&o).copied())));
             let count = |side: usize| t.rows.iter().filter(|r| if side == 0 { r.base.is_some() } else { r.head.is_some() }).count();
             TraceDetail {
                 line: t.line,
                 sides: if single { [side_words(t.valid[0], count(0)), String::new()] } else { [0, 1].map(|s| side_words(t.valid[s], count(s))) },
                 change: t.change.map(|k| k.as_str().to_string()).filter(|_| !single),
-                explanation: t.explanation.as_deref().filter(|_| !single).map(|e| inert(e).into_owned()),
+                explanation: t.explanation.clone().filter(|_| !single),
                 rows: t
                     .rows
                     .iter()

@@ -1,5 +1,5 @@
 //! Turns `specdiff_core`'s results into view models: the diff report (two runs) or the
-//! coverage of one run ([`summary`]), and the aligned rows of one function ([`detail`]). Every
+//! coverage of one run ([`digest`]), and the aligned rows of one function ([`detail`]). Every
 //! number and every classification comes from the core (normalizer, matching, classifier,
 //! explainer, summaries); this module only picks, words and orders them for display.
 //!
@@ -16,11 +16,11 @@ use specdiff_core::cpython::Side;
 use specdiff_core::report::{ChangeKind, DiffReport, FunctionRows};
 use specdiff_core::report::{KindCounts, Tallies};
 
-use crate::model::Share;
+use crate::view_model::Share;
 
 pub mod detail;
 pub mod opnames;
-pub mod summary;
+pub mod digest;
 #[cfg(test)]
 mod one_story;
 #[cfg(test)]

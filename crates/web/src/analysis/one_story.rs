@@ -16,9 +16,9 @@ use specdiff_core::share::{self, LinkOptions};
 use specdiff_core::view::{FunctionView, HotnessEstimate, View};
 use specdiff_core::{diff_dumps, read_dump, DiffOptions, ReadLimits};
 
-use crate::engine::tests::{collect, session};
-use crate::engine::InputFile;
-use crate::model::{Side, Summary};
+use crate::session::tests::{collect, session};
+use crate::session::InputFile;
+use crate::view_model::{Side, Summary};
 use crate::protocol::{Request, Response};
 
 /// The bytes of the core's fixture dump `name` (`demo-base-3.12`, …), inflated.

@@ -10,9 +10,9 @@ use specdiff_core::model::Dump;
 use specdiff_core::{read_dump, ReadLimits};
 
 use super::one_story::{self, as_read, golden};
-use super::summary::diff_summary;
+use super::digest::diff_summary;
 use super::{code_keys, Pair};
-use crate::model::Summary;
+use crate::view_model::Summary;
 
 fn fixture(name: &str) -> Dump {
     read_dump(name, &one_story::fixture(name), ReadLimits::default()).unwrap()

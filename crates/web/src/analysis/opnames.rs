@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use specdiff_core::model::Dump;
 
 use super::Entries;
-use crate::model::Summary;
+use crate::view_model::Summary;
 
 /// Fills [`Summary::opnames`] and every row's `ops` from the code objects `entries` maps its
 /// key to (base's in `dumps.0`, head's in `dumps.1`; one run is the same dump twice).

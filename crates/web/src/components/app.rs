@@ -19,7 +19,7 @@ use super::Ctx;
 use crate::bridge::Bridge;
 use crate::browser;
 use crate::hooks::{use_file_drop, use_keyboard, use_navigation};
-use crate::model::{Mode, Side};
+use crate::view_model::{Mode, Side};
 use crate::protocol::Request;
 use crate::route::{Route, Tab};
 use crate::state::{Action, AppState};

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::model::{ChangeKind, ClassText};
+use crate::view_model::{ChangeKind, ClassText};
 use crate::format::plural;
 
 /// Props of [`ClassBadge`].

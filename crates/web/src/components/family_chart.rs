@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use crate::format::{grouped, percent, percent_compact};
-use crate::model::{FamilyBar, Share};
+use crate::view_model::{FamilyBar, Share};
 
 /// Props of [`FamilyChart`].
 #[derive(Properties, PartialEq)]

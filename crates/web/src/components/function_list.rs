@@ -9,7 +9,7 @@ use super::class_badge::ClassBadge;
 use super::function_row::FunctionRowView;
 use super::Ctx;
 use crate::format::{grouped, plural};
-use crate::model::{ChangeKind, Mode, Summary};
+use crate::view_model::{ChangeKind, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
 /// Height of one row in CSS pixels (must match `.frow` in the style sheet).

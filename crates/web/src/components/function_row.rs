@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::Ctx;
 use crate::format::percent;
-use crate::model::{ChangeKind, FunctionRow, Share};
+use crate::view_model::{ChangeKind, FunctionRow, Share};
 use crate::state::Action;
 
 /// Props of [`FunctionRowView`].

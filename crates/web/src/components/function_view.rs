@@ -9,7 +9,7 @@ use super::ins_cell::InsCell;
 use super::legend::{Legend, Terms};
 use super::loop_traces::LoopTraces;
 use super::Ctx;
-use crate::model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
+use crate::view_model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::protocol::Request;
 use crate::state::{Action, Shared};
 use crate::format::{plural, shown};

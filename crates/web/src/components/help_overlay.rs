@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
 use super::Ctx;
-use crate::model::ChangeKind;
+use crate::view_model::ChangeKind;
 use crate::state::Action;
 
 /// The help dialog.

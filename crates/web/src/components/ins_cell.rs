@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::format::shown;
-use crate::model::Ins;
+use crate::view_model::Ins;
 
 /// Props of [`InsCell`].
 #[derive(Properties, PartialEq)]

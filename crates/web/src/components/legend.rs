@@ -7,7 +7,7 @@ use specdiff_core::report::wording::LISTING_TERMS;
 use yew::prelude::*;
 
 use super::class_badge::ClassBadge;
-use crate::model::ChangeKind;
+use crate::view_model::ChangeKind;
 
 /// Which terms of [`LISTING_TERMS`] a legend shows.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 use yew::prelude::*;
 
 use super::Ctx;
-use crate::model::{TraceDetail, TraceLine};
+use crate::view_model::{TraceDetail, TraceLine};
+use crate::format::shown;
 use crate::state::Action;
 
 /// Props of [`LoopTraces`].
@@ -30,15 +31,16 @@ pub fn loop_traces(props: &LoopTracesProps) -> Html {
     let uop = |u: &Option<(String, Option<u32>)>| -> Html {
         match u {
             None => html! { <td class="none"></td> },
-            Some((name, None)) => html! { <td><span class="uop" title="from an inlined callee, or added by the optimizer">{name.clone()}</span></td> },
+            Some((name, None)) => html! { <td><span class="uop" title="from an inlined callee, or added by the optimizer">{shown(name)}</span></td> },
             Some((name, Some(n))) => {
-                let n = *n;
+                // Uop names come from the dump as they are: shown inert, like opnames.
+                let (n, name) = (*n, shown(name));
                 let onclick = ctx.dispatch.reform(move |_| Action::SelectSite(n));
                 let selected = props.site == Some(n);
                 html! {
                     <td class={classes!(selected.then_some("from-selected"))}>
                         <button type="button" class="uop link-btn" {onclick} title={format!("go to the instruction it came from (row {n})")}
-                            aria-label={format!("{name}: go to the instruction it came from, row {n}")}>{name.clone()}</button>
+                            aria-label={format!("{name}: go to the instruction it came from, row {n}")}>{name}</button>
                     </td>
                 }
             }
@@ -68,7 +70,7 @@ pub fn loop_traces(props: &LoopTracesProps) -> Html {
                         <h4>{format!("Trace of {at}")}
                             if let Some(c) = &t.change { {" "}<span class={classes!("badge", format!("t-{c}"))}>{format!("trace {c}")}</span> }
                         </h4>
-                        if let Some(e) = &t.explanation { <p class="trace-why">{e.clone()}</p> }
+                        if let Some(e) = &t.explanation { <p class="trace-why">{shown(e)}</p> }
                         <div class="trace-wrap" tabindex="0" role="region" aria-label={format!("uops of {at}")}>
                             <table class="trace-table">
                                 <thead><tr>

@@ -37,7 +37,7 @@ pub struct Ctx {
 
 impl Ctx {
     /// Hands `files` to the engine for `side` (None: automatic), telling the state first.
-    pub fn load(&self, side: Option<crate::model::Side>, files: Vec<web_sys::File>) {
+    pub fn load(&self, side: Option<crate::view_model::Side>, files: Vec<web_sys::File>) {
         if files.is_empty() {
             return;
         }

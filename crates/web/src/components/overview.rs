@@ -7,7 +7,7 @@ use super::class_badge::ClassBadge;
 use super::family_chart::FamilyChart;
 use super::legend::{Legend, Terms};
 use super::Ctx;
-use crate::model::{ChangeKind, Mode, Summary, Tone};
+use crate::view_model::{ChangeKind, Mode, Summary, Tone};
 use crate::state::{Action, Shared};
 
 /// Props of [`OverviewView`].

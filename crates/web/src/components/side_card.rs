@@ -9,7 +9,7 @@ use super::progress_bar::ProgressBar;
 use super::Ctx;
 use crate::browser;
 use crate::format::{grouped, plural, shown};
-use crate::model::Side;
+use crate::view_model::Side;
 use crate::protocol::Request;
 use crate::state::SideState;
 

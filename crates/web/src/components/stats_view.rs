@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::Ctx;
 use crate::format::{grouped, plural};
-use crate::model::{Side, StatsTable};
+use crate::view_model::{Side, StatsTable};
 use crate::state::{Action, Shared};
 use crate::stats_order::{order, StatsKey, StatsSort};
 

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::Ctx;
 use crate::format::grouped;
-use crate::model::{Mode, Summary};
+use crate::view_model::{Mode, Summary};
 use crate::route::Tab;
 use crate::state::{Action, Shared};
 

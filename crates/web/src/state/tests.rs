@@ -1,7 +1,7 @@
 //! The reducer's tests: filters, steps, loading, the URL's list state, Escape.
 
 use super::*;
-use crate::model::{Share, SideInfo};
+use crate::view_model::{Share, SideInfo};
 
 fn row(key: &str, status: ChangeKind, counts: Vec<(ChangeKind, u32)>, hot: f64) -> FunctionRow {
     FunctionRow {
@@ -156,12 +156,12 @@ fn reducible_wraps_apply() {
 
 /// The recorded demo pair (real CPython 3.11 runs) through the engine, as the page gets it.
 fn demo_state() -> AppState {
-    use crate::engine::tests::{collect, session};
+    use crate::session::tests::{collect, session};
     use crate::protocol::Request;
     let read = |f: &str| std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/demo/").to_string() + f).unwrap();
     let files = vec![
-        crate::engine::InputFile::new("base.json", read("base.json")),
-        crate::engine::InputFile::new("head.json", read("head.json")),
+        crate::session::InputFile::new("base.json", read("base.json")),
+        crate::session::InputFile::new("head.json", read("head.json")),
     ];
     let v = collect(&mut session(), Request::Load { side: None }, files);
     let summary = v.into_iter().find(|r| matches!(r, Response::Summary(_))).expect("a summary");

@@ -7,7 +7,7 @@ use specdiff_core::model::Stats;
 
 use super::{Run, Session, BROWSER_LIMITS};
 use crate::format::date;
-use crate::model::*;
+use crate::view_model::*;
 use crate::protocol::Response;
 
 /// A file handed to the engine.

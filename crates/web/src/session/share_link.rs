@@ -13,7 +13,7 @@ use specdiff_core::share::{self, Fitting, LinkBuilder, ShareNote, SharePayload};
 use super::load::side_info;
 use super::{Analysis, Run, Session};
 use crate::format::grouped;
-use crate::model::*;
+use crate::view_model::*;
 use crate::protocol::Response;
 
 /// A future of the compressor (the browser's streams finish later; the core's at once).

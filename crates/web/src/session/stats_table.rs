@@ -4,7 +4,7 @@
 use specdiff_core::report::{failure_kind_deltas, summarize, FamilySummary};
 
 use super::{Run, Session};
-use crate::model::*;
+use crate::view_model::*;
 
 impl Session {
     /// The stats tab: per family, the counters CPython keeps on the family head
@@ -72,8 +72,8 @@ fn failure_kinds(family: [Option<&FamilySummary>; 2], sides: [bool; 2]) -> Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::tests::collect;
-    use crate::engine::InputFile;
+    use crate::session::tests::collect;
+    use crate::session::InputFile;
     use crate::protocol::Request;
 
     /// A real raw pystats file of the core's fixtures (CPython 3.13.5, `pystats-3.13/`).
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn stats_table_breaks_failures_down_by_kind() {
-        let mut s = crate::engine::tests::session();
+        let mut s = crate::session::tests::session();
         collect(&mut s, Request::Load { side: Some(Side::Base) }, vec![raw_pystats("raw_base")]);
         collect(&mut s, Request::Load { side: Some(Side::Head) }, vec![raw_pystats("raw_head")]);
         let t = s.stats_table();

@@ -1,4 +1,4 @@
-//! The summary of what is loaded: the function list (one [`FunctionRow`] per code object,
+//! The digest of what is loaded: the function list (one [`FunctionRow`] per code object,
 //! all built by `function_row`), the run-level metrics, the family chart and the top list,
 //! for two runs ([`diff_summary`]) or one ([`single_summary`]).
 
@@ -11,7 +11,7 @@ use specdiff_core::view::HotnessEstimate;
 
 use super::{counts_of, short_path, status_of, Entries, Pair};
 use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
-use crate::model::*;
+use crate::view_model::*;
 
 /// What a row says about its function beyond the code object's own name, place and kind.
 struct RowFacts {

@@ -1,4 +1,4 @@
-//! The engine: holds the loaded runs and answers [`Request`]s with [`Response`]s. Pure Rust with
+//! The session: the page's engine, which holds the loaded runs and answers [`Request`]s with [`Response`]s. Pure Rust with
 //! no browser calls, so it runs in the web worker, on the main thread as a fallback, and in
 //! native unit tests alike. Reading, normalizing, matching and classifying are `specdiff_core`'s
 //! work; [`crate::analysis`] turns their results into view models.
@@ -17,8 +17,8 @@ use specdiff_core::share::{ShareNote, TrimmedFunction};
 #[cfg(test)]
 use specdiff_core::share;
 
-use crate::analysis::{self, detail, summary, Entries, Pair};
-use crate::model::*;
+use crate::analysis::{self, detail, digest, Entries, Pair};
+use crate::view_model::*;
 use crate::protocol::{Request, Response};
 
 mod load;
@@ -164,7 +164,7 @@ impl Session {
                 let pair = Pair::new(d.clone(), d.clone());
                 let keys = &self.run(*side).unwrap().keys;
                 summary.mode = Mode::Single(*side);
-                let entries = summary::single_summary(&pair, keys, *side, &mut summary);
+                let entries = digest::single_summary(&pair, keys, *side, &mut summary);
                 self.analysis = Some(Analysis { pair, report: None, mode: summary.mode, entries, summary: Summary::empty() });
             }
             [(_, b), (_, h)] => {
@@ -176,7 +176,7 @@ impl Session {
                 let sent = self.opened.as_ref().and_then(|n| n.summary.as_ref());
                 let trimmed = self.trimmed();
                 let report = pair.report();
-                let entries = summary::diff_summary(&mut pair, &report, bk, hk, (sent, &trimmed), &mut summary);
+                let entries = digest::diff_summary(&mut pair, &report, bk, hk, (sent, &trimmed), &mut summary);
                 self.analysis = Some(Analysis { pair, report: Some(report), mode: summary.mode, entries, summary: Summary::empty() });
             }
             _ => unreachable!("two sides at most"),

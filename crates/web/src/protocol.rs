@@ -279,6 +279,7 @@ mod tests {
             location: "a.py:1".into(),
             kind: "function".into(),
             hot: 0.5,
+            hot_interval: Some(((41.25, 58.75), 120)),
             before: None,
             after: Some(Share::default()),
             counts: vec![(ChangeKind::Gained, 3)],

@@ -209,6 +209,9 @@ pub struct FunctionRow {
     /// Share of all samples with this code on the stack, 0–1: the core's
     /// [`specdiff_core::view::HotnessEstimate`] (outside imports, the hotter sampled side).
     pub hot: f64,
+    /// That estimate's 95 % interval in percent and the samples behind it, as the CLI prints
+    /// them (`None`: no run sampled, or a function on one side only).
+    pub hot_interval: Option<((f64, f64), u64)>,
     /// Specialized share before (base, or the single run).
     pub before: Option<Share>,
     /// Specialized share after (head).
@@ -225,6 +228,17 @@ pub struct FunctionRow {
 }
 
 impl FunctionRow {
+    /// The row's hotness as the CLI words it: with its 95 % interval and samples where there
+    /// is one (a matched function of a sampled run), `"48.0% (95% CI 44.1–51.9%, 940 samples)
+    /// of samples"`.
+    pub fn hot_words(&self) -> String {
+        let figure = match self.hot_interval {
+            Some(((low, high), samples)) => specdiff_core::view::HotnessEstimate { percent: self.hot * 100.0, low, high, samples }.with_interval(),
+            None => crate::format::percent(self.hot),
+        };
+        format!("{figure} of samples")
+    }
+
     /// Number of sites of `class`.
     pub fn count(&self, class: ChangeKind) -> u32 {
         self.counts.iter().find(|(c, _)| *c == class).map_or(0, |(_, n)| *n)
@@ -431,7 +445,7 @@ wire_struct!(Share { specialized, sites });
 wire_struct!(FamilyBar { family, base, head });
 wire_struct!(TopItem { key, offset, title, location, class, detail, score });
 wire_struct!(Overview { metrics, families, top, class_totals, changed });
-wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, before, after, counts, status, score, ops });
+wire_struct!(FunctionRow { key, qualname, module, location, kind, hot, hot_interval, before, after, counts, status, score, ops });
 wire_struct!(Summary { generation, mode, overview, rows, warnings, has_stats, opnames });
 wire_struct!(Ins { offset, op, family, arg, specialized, site, counter, tip, churn });
 wire_struct!(FunctionDetail { key, title, locations, kind, mode, explanations, counts, status, rows, traces });

@@ -388,6 +388,7 @@ async fn ten_thousand_functions_are_virtualized() {
             location: format!("m.py:{i}"),
             kind: "function".into(),
             hot: 0.0,
+            hot_interval: None,
             before: Some(Share { specialized: 1, sites: 2 }),
             after: None,
             counts: vec![],

@@ -16,6 +16,8 @@ use crate::view_model::*;
 /// What a row says about its function beyond the code object's own name, place and kind.
 struct RowFacts {
     hot: f64,
+    /// The estimate `hot` comes from, for its interval.
+    estimate: Option<HotnessEstimate>,
     before: Option<Share>,
     after: Option<Share>,
     counts: Vec<(ChangeKind, u32)>,
@@ -41,6 +43,7 @@ fn function_row(dump: &Dump, names: &CodeNames, code: u32, key: String, facts: R
         location: location(dump, code),
         kind: c.kind.as_str().to_string(),
         hot: facts.hot,
+        hot_interval: facts.estimate.map(|e| ((e.low, e.high), e.samples)),
         before: facts.before,
         after: facts.after,
         counts: facts.counts,
@@ -95,6 +98,7 @@ pub fn diff_summary(
         let (before, after) = sender.map_or((f.specialized_before, f.specialized_after), |t| (t.before, t.after));
         let facts = RowFacts {
             hot: estimate_share(runs, &f.hotness),
+            estimate: HotnessEstimate::of(runs, &f.hotness),
             before: Some(before.into()),
             after: Some(after.into()),
             counts: counts_of(&f.counts),
@@ -117,9 +121,10 @@ pub fn diff_summary(
         // No changed site: both sides have the same sites, specialized the same way, so one
         // side's share stands for both.
         let share = Some(tallies.of(specdiff_core::cpython::Side::Head, h).total.into());
-        let hot = estimate_share(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
+        let estimate = HotnessEstimate::of(runs, &Hotness::of(Some((bd, &bd.code[b as usize])), Some((hd, &hd.code[h as usize]))));
+        let hot = estimate.map_or(0.0, |e| e.share());
         let key = take_key(&head_keys[h as usize], &mut entries, (Some(b), Some(h)));
-        let facts = RowFacts { hot, before: share, after: share, counts: Vec::new(), status: ChangeKind::Unchanged, score: 0.0 };
+        let facts = RowFacts { hot, estimate, before: share, after: share, counts: Vec::new(), status: ChangeKind::Unchanged, score: 0.0 };
         rows.push(function_row(hd, pair.names(true), h, key, facts));
     }
     for (list, class, keys, dump, head_side) in
@@ -131,6 +136,7 @@ pub fn diff_summary(
             let share: Share = f.specialized.into();
             let facts = RowFacts {
                 hot: f.hotness_share,
+                estimate: None,
                 before: (!head_side).then_some(share),
                 after: head_side.then_some(share),
                 counts: vec![(class, share.sites)].into_iter().filter(|(_, n)| *n > 0).collect(),
@@ -323,6 +329,7 @@ pub fn single_summary(pair: &Pair, keys: &[String], side: Side, summary: &mut Su
         entries.insert(keys[i as usize].clone(), (Some(i), Some(i)));
         let facts = RowFacts {
             hot,
+            estimate: None,
             before: Some(share),
             after: None,
             counts: Vec::new(),

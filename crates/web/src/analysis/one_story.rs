@@ -82,6 +82,10 @@ fn page_agrees(what: &str, page: &Summary, view: &View, every_function: bool) {
         };
         found += 1;
         assert_eq!(row.hot, v.hotness.map_or(0.0, |e| e.share()), "{what}: {}:{}", v.module, v.qualname);
+        // The row's tooltip: the figure with its interval, as the text and the JSON say it.
+        if v.hotness.is_some() {
+            assert_eq!(row.hot_words(), format!("{} of samples", interval(v)), "{what}: {}:{}", v.module, v.qualname);
+        }
     }
     assert!(found > 0, "{what}: no function of the view is on the page");
     for item in &page.overview.top {

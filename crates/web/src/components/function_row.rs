@@ -53,7 +53,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
         <button type="button" class={classes!("frow", props.selected.then_some("selected"), (props.diff && !r.is_changed()).then_some("unchanged"))}
             style={format!("top:{}px", props.top)} {onclick} aria-current={props.selected.then_some("true")}
             data-key={r.key.clone()} title={format!("{} · {} · {}", r.qualname, r.module, r.location)}>
-            <span class="heat" title={format!("{} of samples", percent(r.hot))}><span style={format!("width:{heat:.0}%")}></span></span>
+            <span class="heat" title={r.hot_words()}><span style={format!("width:{heat:.0}%")}></span></span>
             <span class="fname">
                 // The last part of the name is what tells same-named code objects apart
                 // (`<lambda>@59:13`): it is never the part a narrow row cuts.
@@ -101,3 +101,4 @@ mod tests {
         assert_eq!(split_name("<genexpr>@3:1.5"), ("", "<genexpr>@3:1.5"));
     }
 }
+

@@ -11,6 +11,7 @@ fn row(key: &str, status: ChangeKind, counts: Vec<(ChangeKind, u32)>, hot: f64) 
         location: format!("m.py:{}", key.len()),
         kind: "function".into(),
         hot,
+        hot_interval: None,
         before: Some(Share { specialized: 1, sites: 2 }),
         after: Some(Share { specialized: 0, sites: 2 }),
         counts,

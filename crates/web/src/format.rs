@@ -34,7 +34,7 @@ pub fn shown(s: &str) -> String {
 }
 
 // Numbers and plurals are worded once, in the core, so the page says what the CLI says.
-pub use specdiff_core::report::wording::{count as plural, grouped, percent, percent_compact, signed};
+pub use specdiff_core::report::wording::{count, grouped, percent, percent_compact, signed};
 
 /// Seconds, short: `"0.52 s"`, `"12 s"`, `"3 min 4 s"`.
 pub fn seconds(s: f64) -> String {

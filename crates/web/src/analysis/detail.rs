@@ -8,7 +8,7 @@ use specdiff_core::report::{FunctionRows, InstrView, Row};
 use specdiff_core::report::KindCounts;
 
 use super::{counts_of, status_of};
-use crate::format::{percent, plural};
+use crate::format::{percent, count};
 use crate::view_model::*;
 
 fn ins_view(v: &InstrView, site: bool) -> Ins {
@@ -29,7 +29,7 @@ fn ins_view(v: &InstrView, site: bool) -> Ins {
         site: site && v.primary && v.counter.is_some(),
         counter,
         tip,
-        churn: v.churn.as_ref().filter(|c| c.flips > 0).map(|c| format!("{} seen by the sampler: {}", plural(c.flips as u64, "flip", "flips"), c.seen.join(" → "))),
+        churn: v.churn.as_ref().filter(|c| c.flips > 0).map(|c| format!("{} seen by the sampler: {}", count(c.flips as u64, "flip", "flips"), c.seen.join(" → "))),
     }
 }
 
@@ -111,7 +111,7 @@ pub fn detail(rows: &FunctionRows, key: &str, dumps: (&Dump, &Dump), mode: Mode)
         if regressions > 0 {
             explanations.push(format!(
                 "{} (lost, missing or backed off); hover a counter for what it says",
-                plural(regressions as u64, "regression", "regressions")
+                count(regressions as u64, "regression", "regressions")
             ));
         }
     }
@@ -148,17 +148,17 @@ fn traces(rows: &FunctionRows, listing: &[DetailRow], single: bool) -> Vec<Trace
     }
     let side_words = |valid: Option<bool>, uops: usize| match valid {
         None => "no trace".to_string(),
-        Some(true) => plural(uops as u64, "uop", "uops"),
-        Some(false) => format!("{}, invalidated", plural(uops as u64, "uop", "uops")),
+        Some(true) => count(uops as u64, "uop", "uops"),
+        Some(false) => format!("{}, invalidated", count(uops as u64, "uop", "uops")),
     };
     rows.traces
         .iter()
         .map(|t| {
             let link = |side: usize, u: &Option<TraceUop>| u.as_ref().map(|u| (u.name.clone(), u.offset.and_then(|o| at[side].get(&o).copied())));
-            let count = |side: usize| t.rows.iter().filter(|r| if side == 0 { r.base.is_some() } else { r.head.is_some() }).count();
+            let uops_on = |side: usize| t.rows.iter().filter(|r| if side == 0 { r.base.is_some() } else { r.head.is_some() }).count();
             TraceDetail {
                 line: t.line,
-                sides: if single { [side_words(t.valid[0], count(0)), String::new()] } else { [0, 1].map(|s| side_words(t.valid[s], count(s))) },
+                sides: if single { [side_words(t.valid[0], uops_on(0)), String::new()] } else { [0, 1].map(|s| side_words(t.valid[s], uops_on(s))) },
                 change: t.change.map(|k| k.as_str().to_string()).filter(|_| !single),
                 explanation: t.explanation.clone().filter(|_| !single),
                 rows: t

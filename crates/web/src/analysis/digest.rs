@@ -10,7 +10,7 @@ use specdiff_core::share::{SharedSummary, TrimmedFunction};
 use specdiff_core::view::HotnessEstimate;
 
 use super::{counts_of, short_path, status_of, Entries, Pair};
-use crate::format::{grouped, percent, plural, seconds, signed, sort_dyn, sort_indices};
+use crate::format::{grouped, percent, count, seconds, signed, sort_dyn, sort_indices};
 use crate::view_model::*;
 
 /// What a row says about its function beyond the code object's own name, place and kind.
@@ -287,7 +287,7 @@ pub fn diff_summary(
                 class: first.map_or(ChangeKind::Lost, |c| c.kind),
                 detail: format!(
                     "{} · {} of samples · {}",
-                    plural(f.regressions as u64, "regression", "regressions"),
+                    count(f.regressions as u64, "regression", "regressions"),
                     percent(estimate_share(runs, &f.hotness)),
                     detail
                 ),

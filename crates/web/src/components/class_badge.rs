@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use crate::view_model::{ChangeKind, ClassText};
-use crate::format::plural;
+use crate::format::count;
 
 /// Props of [`ClassBadge`].
 #[derive(Properties, PartialEq)]
@@ -28,7 +28,7 @@ pub fn class_badge(props: &ClassBadgeProps) -> Html {
         (None, _) => c.label().to_string(),
     };
     let tip = match props.count {
-        Some(n) => format!("{} {}: {}", plural(n as u64, "site", "sites"), c.label(), c.describe()),
+        Some(n) => format!("{} {}: {}", count(n as u64, "site", "sites"), c.label(), c.describe()),
         None => format!("{}: {}", c.label(), c.describe()),
     };
     html! { <span class={classes!("badge", format!("c-{}", c.name()))} title={tip} data-class={c.name()}>{text}</span> }

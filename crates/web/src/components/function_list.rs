@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::class_badge::ClassBadge;
 use super::function_row::FunctionRowView;
 use super::Ctx;
-use crate::format::{grouped, plural};
+use crate::format::{grouped, count};
 use crate::view_model::{ChangeKind, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
@@ -156,7 +156,7 @@ pub fn function_list(props: &FunctionListProps) -> Html {
                     let onclick = ctx.dispatch.reform(move |_| Action::SetClass(if on { None } else { Some(c) }));
                     html! {
                         <button class={classes!("chip", on.then_some("on"))} {onclick}
-                            title={format!("{} with {} sites: {}", plural(n as u64, "function", "functions"), c.label(), c.describe())}>
+                            title={format!("{} with {} sites: {}", count(n as u64, "function", "functions"), c.label(), c.describe())}>
                             <ClassBadge class={c} />{format!(" {n}")}
                         </button>
                     }

@@ -12,7 +12,7 @@ use super::Ctx;
 use crate::view_model::{ChangeKind, ClassText, DetailRow, FunctionDetail, FunctionRow, Mode};
 use crate::protocol::Request;
 use crate::state::{Action, Shared};
-use crate::format::{plural, shown};
+use crate::format::{count, shown};
 
 /// Props of [`FunctionView`].
 #[derive(Properties, PartialEq)]
@@ -211,7 +211,7 @@ impl Listing<'_> {
                         <tr class="fold">
                             <td colspan={cols.to_string()}>
                                 <button type="button" class="link-btn" {onclick} title="unfold">
-                                    {format!("⋯ {} folded", plural(n as u64, "unchanged instruction", "unchanged instructions"))}
+                                    {format!("⋯ {} folded", count(n as u64, "unchanged instruction", "unchanged instructions"))}
                                 </button>
                             </td>
                         </tr>

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::progress_bar::ProgressBar;
 use super::Ctx;
 use crate::browser;
-use crate::format::{grouped, plural, shown};
+use crate::format::{grouped, count, shown};
 use crate::view_model::Side;
 use crate::protocol::Request;
 use crate::state::SideState;
@@ -89,7 +89,7 @@ pub fn side_card(props: &SideCardProps) -> Html {
             facts.push(format!("{} code objects", grouped(info.code_objects as u64)));
         }
         if !info.stats_files.is_empty() {
-            facts.push(format!("+{}", plural(info.stats_files.len() as u64, "pystats file", "pystats files")));
+            facts.push(format!("+{}", count(info.stats_files.len() as u64, "pystats file", "pystats files")));
         }
         let title = facts.join(" · ");
         html! {

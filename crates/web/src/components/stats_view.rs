@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::Ctx;
-use crate::format::{grouped, plural};
+use crate::format::{grouped, count};
 use crate::view_model::{Side, StatsTable};
 use crate::state::{Action, Shared};
 use crate::stats_order::{order, StatsKey, StatsSort};
@@ -80,7 +80,7 @@ pub fn stats_view(props: &StatsViewProps) -> Html {
                 opened.set(now);
             });
             let n = r.kinds.len();
-            let label = format!("{} {}", if open { "▾" } else { "▸" }, plural(n as u64, "failure kind", "failure kinds"));
+            let label = format!("{} {}", if open { "▾" } else { "▸" }, count(n as u64, "failure kind", "failure kinds"));
             html! { <button class="kinds-toggle" aria-expanded={open.to_string()} {onclick}>{label}</button> }
         });
         let mut cells = vec![html! { <th>{r.name.clone()}{toggle}</th> }];

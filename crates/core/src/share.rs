@@ -66,6 +66,14 @@ pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 /// ~5× its DEFLATE, so a 2 MB link of real code stays under it.
 pub const MAX_PACKED_BODY_BYTES: u64 = 16 * 1024 * 1024;
 
+/// How many times its DEFLATE bytes a version-4 link's body may inflate to: 64. Packed dumps
+/// are dense: real links inflate 3–4 times (`docs/hostile-input.md`), and DEFLATE's limit is
+/// ~1,032, so a bomb is refused after reading 64 times its own size, not 16 MB.
+pub const MAX_INFLATION: u64 = 64;
+
+/// A version-4 link's body may always inflate to 4 MB, however short its DEFLATE.
+pub const INFLATION_FLOOR: u64 = 4 * 1024 * 1024;
+
 /// Longest payload [`decode`] accepts (2 MB: Chromium's URL limit is 2 MiB).
 pub const MAX_LINK_CHARS: usize = 2_000_000;
 
@@ -204,12 +212,12 @@ pub fn pack(packed: &[u8]) -> String {
 #[cfg(feature = "share-flate")]
 pub fn decode(text: &str, limits: ReadLimits) -> Result<SharePayload, InputError> {
     let packed = unpack(text)?;
-    let limits = body_limits(limits);
+    let stop = inflate_limit(text, packed.len(), limits);
     // Links compress ~5×; the buffer grows past that only while data comes, up to the limit.
     let reader = || flate2::read::DeflateDecoder::new(packed.as_slice());
-    match inflate_within(reader, packed.len().saturating_mul(8), limits.max_bytes) {
-        Ok(Some(body)) => read_body(&body, limits),
-        Ok(None) => Err(InputError::new(SOURCE_NAME, InputErrorKind::InflatedTooLarge { limit: limits.max_bytes })),
+    match inflate_within(reader, packed.len().saturating_mul(8), stop.max_bytes) {
+        Ok(Some(body)) => read_body(&body, body_limits(limits)),
+        Ok(None) => Err(inflated_too_far(text, packed.len(), limits)),
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(cut_error()),
         Err(_) => Err(corrupt_error()),
     }
@@ -250,10 +258,39 @@ pub fn unpack(text: &str) -> Result<Vec<u8>, InputError> {
     })
 }
 
-/// The caller's limits, lowered to [`MAX_BODY_BYTES`]: what an inflater of a link body must
-/// stop at (the web viewer's `DecompressionStream` loop too).
+/// The caller's limits, lowered to [`MAX_BODY_BYTES`]: what a link body may be.
 pub fn body_limits(limits: ReadLimits) -> ReadLimits {
     ReadLimits { max_bytes: limits.max_bytes.min(MAX_BODY_BYTES) }
+}
+
+/// Where an inflater of the link `text`, whose DEFLATE bytes [`unpack`] gave as `compressed`
+/// long, must stop (the web viewer's `DecompressionStream` loop too): [`body_limits`], and
+/// for a version-4 link [`MAX_PACKED_BODY_BYTES`] and [`MAX_INFLATION`] times `compressed`
+/// (at least [`INFLATION_FLOOR`]). Older links carry dump JSON, which compresses further.
+pub fn inflate_limit(text: &str, compressed: usize, limits: ReadLimits) -> ReadLimits {
+    ReadLimits { max_bytes: size_limit(text, limits).min(ratio_limit(text, compressed)) }
+}
+
+/// What a link body may be: [`body_limits`], and [`MAX_PACKED_BODY_BYTES`] for version 4.
+fn size_limit(text: &str, limits: ReadLimits) -> u64 {
+    let body = body_limits(limits).max_bytes;
+    if text.trim().starts_with(PREFIX) { body.min(MAX_PACKED_BODY_BYTES) } else { body }
+}
+
+/// How far a version-4 link may inflate for its length (no bound for older ones).
+fn ratio_limit(text: &str, compressed: usize) -> u64 {
+    if text.trim().starts_with(PREFIX) { (compressed as u64).saturating_mul(MAX_INFLATION).max(INFLATION_FLOOR) } else { u64::MAX }
+}
+
+/// The error for a link body that inflated past [`inflate_limit`].
+pub fn inflated_too_far(text: &str, compressed: usize, limits: ReadLimits) -> InputError {
+    let (size, ratio) = (size_limit(text, limits), ratio_limit(text, compressed));
+    let kind = if ratio < size {
+        InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: ratio }
+    } else {
+        InputErrorKind::InflatedTooLarge { limit: size }
+    };
+    InputError::new(SOURCE_NAME, kind)
 }
 
 /// The error for compressed data that stops early (a link cut when copied).

@@ -190,7 +190,9 @@ fn deep_dumps_in_share_links_are_refused_at_once() {
         body.extend(format!("{}\n", dump.len()).as_bytes());
         body.extend(&dump);
         body.extend(b"0\n");
-        share::pack(&share::deflate(&body))
+        // A version-1 link, which carries dump JSON (a version-4 one carrying this would be
+        // refused sooner, for inflating more than 64 times its size).
+        format!("s1.{}", &share::pack(&share::deflate(&body))[3..])
     };
     let e = assert_linear("share link", 200_000, link, |l| {
         share::decode(l, ReadLimits::default()).unwrap_err()
@@ -278,7 +280,9 @@ fn gzip_bombs_stop_at_the_limit() {
 fn share_link_bombs_stop_at_the_limit() {
     let _serial = one_at_a_time();
     let limit = 32 << 20;
-    let link = share::pack(&share::deflate(&vec![b' '; 4 * limit]));
+    let v4 = share::pack(&share::deflate(&vec![b' '; 4 * limit]));
+    // Version 1 (dump JSON): no bound on how far it inflates but the size limit.
+    let link = format!("s1.{}", &v4[3..]);
     let (e, peak) = peak_bytes(|| {
         share::decode(
             &link,
@@ -309,6 +313,35 @@ fn share_link_bombs_stop_at_the_limit() {
         share::decode(&share::encode(&payload), ReadLimits::default()).unwrap(),
         payload
     );
+}
+
+/// A version-4 link (packed dumps, which inflate 3–4 times) is refused once it inflates to 64
+/// times its DEFLATE bytes (at least 4 MB), long before the size limit.
+#[test]
+fn version_4_link_bombs_stop_at_64_times_their_size() {
+    let _serial = one_at_a_time();
+    let limit = 32usize << 20;
+    let link = share::pack(&share::deflate(&vec![b' '; 4 * limit]));
+    let compressed = share::unpack(&link).unwrap().len();
+    let stop = (64 * compressed).max(4 << 20);
+    let (e, peak) = peak_bytes(|| share::decode(&link, ReadLimits { max_bytes: limit as u64 }).unwrap_err());
+    assert_eq!(e.kind, specdiff_core::InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: stop as u64 }, "{e}");
+    assert!(e.to_string().starts_with("share link: its 130,370 bytes of compressed data inflate past 8.0 MB, more than 64 times"), "{e}");
+    assert!(peak < stop + stop / 8, "peak {peak} bytes for a stop at {stop}");
+    // Real links are far from it: every dump fixture, whole, inflates under 8 times.
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dumps"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.to_string_lossy().ends_with(".json.gz") {
+            continue;
+        }
+        let dump = read_dump("f", &std::fs::read(&path).unwrap(), ReadLimits::default()).unwrap();
+        let payload = SharePayload { base: Some(share::reduce(&dump, |_, _| true)), head: None, note: Default::default() };
+        let link = share::encode(&payload);
+        let ratio = share::body(&payload).len() as f64 / share::unpack(&link).unwrap().len() as f64;
+        assert!(ratio < 8.0, "{}: inflates {ratio:.1} times", path.display());
+        assert!(share::decode(&link, ReadLimits::default()).is_ok(), "{}", path.display());
+    }
 }
 
 /// Plain input is never copied: white space up to the limit costs nothing beyond the caller's

@@ -101,6 +101,21 @@ extern "C" {
     type DecompressionStream;
     #[wasm_bindgen(constructor, catch)]
     fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> WritableStream;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
+    /// A stream's writable side (only what feeding it in slices needs).
+    type WritableStream;
+    #[wasm_bindgen(method, js_name = getWriter)]
+    fn get_writer(this: &WritableStream) -> StreamWriter;
+    type StreamWriter;
+    #[wasm_bindgen(method, getter)]
+    fn ready(this: &StreamWriter) -> js_sys::Promise;
+    #[wasm_bindgen(method)]
+    fn write(this: &StreamWriter, chunk: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(method)]
+    fn close(this: &StreamWriter) -> js_sys::Promise;
 
     /// The browser's streaming compressor (likewise).
     type CompressionStream;
@@ -138,18 +153,15 @@ async fn deflate_raw(body: Vec<u8>) -> Result<Vec<u8>, String> {
 
 /// A share link's body inflated by the browser (`deflate-raw`) and read by the core.
 async fn decode_share(payload: &str) -> Result<SharePayload, InputError> {
-    let name = share::SOURCE_NAME;
     let packed = share::unpack(payload)?;
-    let bytes = js_sys::Array::of1(&js_sys::Uint8Array::from(packed.as_slice()));
-    let blob = Blob::new_with_u8_array_sequence(&bytes).map_err(|_| share::corrupt_error())?;
-    let limits = share::body_limits(BROWSER_LIMITS);
-    let limit = limits.max_bytes;
-    let body = inflate(&blob, "deflate-raw", limit).await.map_err(|e| match e {
-        Inflate::TooLarge => InputError::new(name, InputErrorKind::InflatedTooLarge { limit }),
+    // A version-4 link stops at 64 times its compressed bytes: a bomb costs the tab a few MB.
+    let stop = share::inflate_limit(payload, packed.len(), BROWSER_LIMITS).max_bytes;
+    let body = inflate_sliced(&packed, stop).await.map_err(|e| match e {
+        Inflate::TooLarge => share::inflated_too_far(payload, packed.len(), BROWSER_LIMITS),
         Inflate::Truncated => share::cut_error(),
         Inflate::Corrupt(_) => share::corrupt_error(),
     })?;
-    share::read_body(&body, limits)
+    share::read_body(&body, share::body_limits(BROWSER_LIMITS))
 }
 
 /// Inflates a gzip file with the browser's `DecompressionStream` (so the wasm carries no
@@ -179,9 +191,34 @@ async fn inflate(blob: &Blob, format: &str, cap: u64) -> Result<Vec<u8>, Inflate
     read_through(blob, inflater.unchecked_ref(), cap).await
 }
 
+/// Raw DEFLATE `data` inflated by the browser, fed in 1 KB slices, reading at most `cap`
+/// bytes. Chromium inflates each piece written to a `DecompressionStream` whole, whatever the
+/// reader takes: a blob's 64 KB pieces of a bomb are 64 MB each, and the tab grew by ~330 MB
+/// before a 16 MB cap could stop it. A 1 KB slice inflates to at most ~1 MB.
+async fn inflate_sliced(data: &[u8], cap: u64) -> Result<Vec<u8>, Inflate> {
+    let inflater = DecompressionStream::new("deflate-raw").map_err(|e| Inflate::Corrupt(js_error(&e)))?;
+    let writer = inflater.writable().get_writer();
+    let slices: Vec<js_sys::Uint8Array> = data.chunks(1024).map(js_sys::Uint8Array::from).collect();
+    wasm_bindgen_futures::spawn_local(async move {
+        // Each write waits for the reader to take what the last one gave (backpressure); a
+        // cancelled reader rejects them, which ends this task.
+        for slice in slices {
+            if JsFuture::from(writer.ready()).await.is_err() || JsFuture::from(writer.write(&slice)).await.is_err() {
+                return;
+            }
+        }
+        let _ = JsFuture::from(writer.close()).await;
+    });
+    read_all(inflater.readable(), cap).await
+}
+
 /// The bytes of `blob` passed through the transform stream `transform`, at most `cap` of them.
 async fn read_through(blob: &Blob, transform: &web_sys::ReadableWritablePair, cap: u64) -> Result<Vec<u8>, Inflate> {
-    let stream = blob.stream().pipe_through(transform);
+    read_all(blob.stream().pipe_through(transform), cap).await
+}
+
+/// The bytes of `stream`, at most `cap` of them.
+async fn read_all(stream: web_sys::ReadableStream, cap: u64) -> Result<Vec<u8>, Inflate> {
     let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
     let mut out = Vec::new();
     loop {

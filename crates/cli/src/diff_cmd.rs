@@ -104,6 +104,13 @@ pub struct DiffArgs {
     #[arg(long)]
     pub gate_import_time: bool,
 
+    /// With --fail-on-regression: also fail on a hot loop that lost its JIT trace, had it
+    /// invalidated, or whose trace now ends early (dumps taken with PYTHON_JIT=1). Reported
+    /// either way; not counted by default, because whether an executor is attached when a run
+    /// ends varies between runs of the same program.
+    #[arg(long)]
+    pub gate_traces: bool,
+
     /// Only functions whose qualname, `module.qualname` or `module:qualname` matches GLOB
     /// (`*`, `?`; repeatable). The qualname as shown (`Point.__init__`,
     /// `<lambda>@12:8`) and `co_qualname` both count.
@@ -266,7 +273,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         _ => None,
     };
     let min_hotness = args.min_hotness.unwrap_or(DEFAULT_MIN_HOTNESS);
-    let gate = args.fail_on_regression.then_some(GateOptions { min_hotness, import_time: args.gate_import_time });
+    let gate = args.fail_on_regression.then_some(GateOptions { min_hotness, import_time: args.gate_import_time, traces: args.gate_traces });
     let mut view = View::of(&report, gate);
     if args.cost {
         let Some(model) = crate::calibrate_cmd::model_for(args.cost_model.as_deref(), &head)? else {

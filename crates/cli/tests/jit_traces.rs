@@ -2,8 +2,8 @@
 //! the dump records every executor attached to a loop (its uops with their bytecode offsets,
 //! its exits, the schema holds), and the diff reports each loop change of the corpus in
 //! `tests/programs/jit/CASE/{base.py,head.py,case.json}` with the right kind, line and cause,
-//! the gate failing exactly on lost traces and traces that end early; `unchanged` is the noise
-//! floor with the JIT on.
+//! the gate failing exactly on lost traces and traces that end early when asked
+//! (`--gate-traces`), and not otherwise; `unchanged` is the noise floor with the JIT on.
 //!
 //! `case.json`: `what`, `function` (qualname in `__main__`), `kind` (`lost`, `gained`,
 //! `changed`, `invalidated`, or `null`: no trace change anywhere), `line` (the loop jump's head
@@ -162,6 +162,13 @@ fn the_corpus_loop_changes_are_reported_with_their_kind_and_cause() {
             let at = format!("{name} on {}", py.minor);
             if failed != spec["gate"].as_bool().unwrap() {
                 problems.push(format!("{at}: gate failed = {failed}"));
+            }
+            // A trace change gates only when asked (`--gate-traces`).
+            if extra.contains(&"--gate-traces") {
+                let without: Vec<&str> = extra.iter().copied().filter(|a| *a != "--gate-traces").collect();
+                if diff(&name, py, &without).1 {
+                    problems.push(format!("{at}: the gate fails without --gate-traces"));
+                }
             }
             let Some(kind) = spec["kind"].as_str() else {
                 if !all.is_empty() {

@@ -286,7 +286,7 @@ fn ratio_limit(text: &str, compressed: usize) -> u64 {
 pub fn inflated_too_far(text: &str, compressed: usize, limits: ReadLimits) -> InputError {
     let (size, ratio) = (size_limit(text, limits), ratio_limit(text, compressed));
     let kind = if ratio < size {
-        InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: ratio }
+        InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: ratio, ratio: MAX_INFLATION }
     } else {
         InputErrorKind::InflatedTooLarge { limit: size }
     };

@@ -325,7 +325,7 @@ fn version_4_link_bombs_stop_at_64_times_their_size() {
     let compressed = share::unpack(&link).unwrap().len();
     let stop = (64 * compressed).max(4 << 20);
     let (e, peak) = peak_bytes(|| share::decode(&link, ReadLimits { max_bytes: limit as u64 }).unwrap_err());
-    assert_eq!(e.kind, specdiff_core::InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: stop as u64 }, "{e}");
+    assert_eq!(e.kind, specdiff_core::InputErrorKind::InflatesTooFar { compressed: compressed as u64, limit: stop as u64, ratio: 64 }, "{e}");
     assert!(e.to_string().starts_with("share link: its 130,370 bytes of compressed data inflate past 8.0 MB, more than 64 times"), "{e}");
     assert!(peak < stop + stop / 8, "peak {peak} bytes for a stop at {stop}");
     // Real links are far from it: every dump fixture, whole, inflates under 8 times.

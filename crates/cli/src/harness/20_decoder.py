@@ -342,11 +342,11 @@ def _decode_odd(t, dump, code, raw, i, ext, pos, words, jumps, out):
     op0 = base[i]
     op = raw[i]
     if op == t.enter_executor:
-        try:
-            from _opcode import get_executor
-            op = get_executor(code, i).get_opcode()
-        except Exception:
-            pass
+        # The opcode the executor replaced, as read at the snapshot (section 6): CPython may
+        # detach the executor before this runs, and then asking again finds nothing. Never
+        # ENTER_EXECUTOR itself: the instruction under it (a loop's jump, or the EXTENDED_ARG
+        # before it) is what the dump names; co_code's opcode when nothing else is known.
+        op = EXECUTOR_OPS.get((id(code), i), op0)
     arg, r = None, ""
     if t.argmode[op0] == 1:
         arg = base[i + 1] | ext

@@ -57,6 +57,11 @@ def executors_possible():
         return True
 
 
+# (id(code), offset) -> the opcode an attached executor replaced (its `get_opcode()`), read
+# with the executors at the snapshot: the decoder names the instruction by it (section 2).
+EXECUTOR_OPS = {}
+
+
 def read_executors(code, raw):
     """[(offset, executor, valid)] of one code object's snapshot, or () without any. An
     ENTER_EXECUTOR byte is searched for at even offsets (C speed); a hit in an inline cache
@@ -75,6 +80,7 @@ def read_executors(code, raw):
                 try:
                     ex = get(code, i)
                     out.append((i, ex, bool(ex.is_valid())))
+                    EXECUTOR_OPS[(id(code), i)] = ex.get_opcode()
                 except Exception:
                     pass
         i = raw.find(ee, i + 1)
@@ -96,12 +102,14 @@ def decode_trace(dump, offset, ex, valid):
         return entry
     start, links = layout
     # An exit's offset is in the code of the frame its first guard is in: kept for this code's.
+    # A frame popped at depth 0 (a `yield` or `return` of this code) leaves its frame for the
+    # caller's, whose depth is unknown: from there on no offset is this code's (depth -1).
     stub_depth, depth = {}, 0
     for k in range(start):
         for stub in links[k]:
             if stub:
                 stub_depth.setdefault(stub, depth)
-        depth += (uops[k][0] in FRAME_PUSH) - (uops[k][0] in FRAME_POP and depth > 0)
+        depth = _depth_after(uops[k][0], depth)
     exits, exit_index = [], {}
     for k in range(start, len(uops)):
         name, _oparg, target, operand = uops[k][:4]
@@ -123,10 +131,22 @@ def decode_trace(dump, offset, ex, valid):
         while row[-1] is None and len(row) > 2:
             row.pop()
         out.append(row)
-        depth += (name in FRAME_PUSH) - (name in FRAME_POP and depth > 0)
+        depth = _depth_after(name, depth)
     entry["uops"] = out
     entry["exits"] = exits
     return entry
+
+
+def _depth_after(name, depth):
+    """The frame depth after uop `name`: 0 is this code's frame, above it inlined callees,
+    -1 once this code's own frame was left (it stays -1)."""
+    if depth < 0:
+        return depth
+    if name in FRAME_PUSH:
+        return depth + 1
+    if name in FRAME_POP:
+        return depth - 1
+    return depth
 
 
 def _stub_layout(uops):

@@ -37,14 +37,15 @@ pub enum InputErrorKind {
         /// The limit in force.
         limit: u64,
     },
-    /// A share link whose body inflates to more than [`crate::share::MAX_INFLATION`] times its
-    /// compressed bytes (links specdiff makes inflate 3–4 times): refused at `limit`, before
-    /// reading further.
+    /// A share link whose body inflates to more than `ratio` times its compressed bytes
+    /// (links specdiff makes inflate 3–4 times): refused at `limit`, before reading further.
     InflatesTooFar {
         /// Its compressed bytes.
         compressed: u64,
         /// Where inflating stopped.
         limit: u64,
+        /// The most times its size a link may inflate.
+        ratio: u64,
     },
     /// A JSON document nested deeper than the readers allow (64 levels; real files nest
     /// less than 10).
@@ -170,12 +171,11 @@ impl fmt::Display for InputErrorKind {
                 let limit = size(*limit);
                 write!(f, "too large (read more than {limit}, limit {limit})")
             }
-            InputErrorKind::InflatesTooFar { compressed, limit } => write!(
+            InputErrorKind::InflatesTooFar { compressed, limit, ratio } => write!(
                 f,
-                "its {} of compressed data inflate past {}, more than {} times (links specdiff makes inflate about 4 times): refused",
+                "its {} of compressed data inflate past {}, more than {ratio} times (links specdiff makes inflate about 4 times): refused",
                 size(*compressed),
-                size(*limit),
-                crate::share::MAX_INFLATION
+                size(*limit)
             ),
             InputErrorKind::TooDeep { depth, limit } => {
                 write!(f, "nested too deeply ({depth} levels, limit {limit})")

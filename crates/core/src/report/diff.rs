@@ -71,6 +71,27 @@ pub(crate) struct Compared {
     pub(crate) rewritten: bool,
 }
 
+impl Compared {
+    /// Every instruction paired by the alignment: within each row whose sites are the same
+    /// code, the two sites' instructions one to one from their ends (as the page lays them
+    /// out); in a row whose code changed, the primary instructions only. An instruction
+    /// outside any site's key (a `NOP`, `NOT_TAKEN`, `EXTENDED_ARG`) is paired too, so a trace's
+    /// exit there is not taken for new.
+    pub(crate) fn instruction_pairs(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for r in &self.rows {
+            let (Some(b), Some(h)) = (r.base, r.head) else { continue };
+            let (b, h) = (&self.base_sites[b as usize], &self.head_sites[h as usize]);
+            if r.kind == RowKind::Same {
+                out.extend((b.start..b.end).rev().zip((h.start..h.end).rev()));
+            } else {
+                out.push((b.primary, h.primary));
+            }
+        }
+        out
+    }
+}
+
 impl<'a> DiffSession<'a> {
     /// Matches the code objects of `base` and `head`.
     pub fn new(base: &'a Dump, head: &'a Dump, options: DiffOptions) -> Self {
@@ -407,12 +428,7 @@ impl<'a> DiffSession<'a> {
         if !traces::any_executor(bc, hc) {
             return Vec::new();
         }
-        let pairs: Vec<(u32, u32)> = c
-            .rows
-            .iter()
-            .filter_map(|r| Some((c.base_sites[r.base? as usize].primary, c.head_sites[r.head? as usize].primary)))
-            .collect();
-        traces::loop_traces(self.base, bc, self.head, hc, &pairs)
+        traces::loop_traces(self.base, bc, self.head, hc, &c.instruction_pairs())
     }
 
     /// For the identical-code fast path: no loop's trace changed either (instructions pair

@@ -46,11 +46,7 @@ impl DiffSession<'_> {
             let head = row.head.map(|j| self.row_side(Side::Head, head_code.unwrap(), c.head_sites[j as usize], j, &mut out.head_source));
             out.rows.push(Row { kind: row.kind, change: c.kinds[ri], explanation: explanations[ri].take(), base, head });
         }
-        let pairs: Vec<(u32, u32)> = c
-            .rows
-            .iter()
-            .filter_map(|r| Some((c.base_sites[r.base? as usize].primary, c.head_sites[r.head? as usize].primary)))
-            .collect();
+        let pairs = c.instruction_pairs();
         let (bc, hc) = (base_code.map(|i| &self.base.code[i as usize]), head_code.map(|i| &self.head.code[i as usize]));
         out.traces = trace_view::trace_views(self.base, bc, self.head, hc, &pairs);
         out.changes = c.changes;

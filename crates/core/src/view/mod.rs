@@ -63,6 +63,8 @@ pub struct GateOptions {
     pub min_hotness: f64,
     /// Count import-time code too.
     pub import_time: bool,
+    /// Count loops that lost (part of) their JIT trace (`--gate-traces`).
+    pub traces: bool,
 }
 
 /// What every output shows of one diff.
@@ -87,7 +89,7 @@ impl View {
         View {
             overview: Overview::of(&report.summary, &report.functions),
             functions: report.functions.iter().map(|f| FunctionView::of(report, f)).collect(),
-            gate: gate.map(|g| evaluate(report, g.min_hotness, g.import_time)),
+            gate: gate.map(|g| evaluate(report, g.min_hotness, g.import_time, g.traces)),
             link_note: None,
             cost: None,
         }

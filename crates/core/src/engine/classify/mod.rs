@@ -65,6 +65,19 @@ use crate::engine::align::RowKind;
 
 /// Classifies one aligned row; `None` when neither side is a specialization site.
 pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
+    let k = classify_site(b, h, kind, opts);
+    // A site that a JIT trace runs (a uop of an executor attached in either run came from it)
+    // runs in tier 2: its tier-1 form and counters stopped where the trace began, which varies
+    // from run to run (3.15, the same networkx program dumped twice: `BINARY_OP_EXTEND` in one,
+    // generic after 5 failed attempts in the other). They prove no regression; what changed in
+    // the trace, the trace diff says (`report/traces.rs`).
+    match (k, b, h) {
+        (Some(k), Some(b), Some(h)) if k.is_regression() && (b.in_trace() || h.in_trace()) => Some(ChangeKind::Minor),
+        _ => k,
+    }
+}
+
+fn classify_site(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
     let (b, h) = match (b, h) {
         (None, None) => return None,
         (Some(b), None) => return b.is_site().then_some(ChangeKind::Removed),
@@ -339,7 +352,15 @@ fn more_than_chance(fb: u32, fh: u32) -> bool {
 /// only proves that head ran the generic site about twice as often: an unchanged program whose
 /// run varies (asyncio shutdown, the garbage collector) shows that too. More failures are
 /// evidence of a regression only when base ran the site about as much and failed less.
+/// With the JIT on in either run, samples do not count tier-1 executions: a line that runs in
+/// a trace is sampled while its counters stand still, and they stop wherever the trace began
+/// (3.15, the same program dumped twice with `PYTHON_JIT=1`: one run's site 2 failed attempts
+/// in, the other's 5). Nothing then says base ran the site as often.
 fn base_ran_as_often(b: &SiteView, h: &SiteView) -> bool {
+    let jit_on = |v: &SiteView| v.dump.python.jit.as_ref().and_then(|j| j.enabled) == Some(true);
+    if jit_on(b) || jit_on(h) {
+        return false;
+    }
     let share = |v: &SiteView| v.hotness() as f64 / v.dump.run.sampler.samples.max(1) as f64;
     b.hotness() > 0 && share(b) * 2.0 >= share(h)
 }

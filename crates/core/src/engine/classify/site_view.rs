@@ -22,6 +22,15 @@ pub(crate) struct SiteView<'a> {
 }
 
 impl<'a> SiteView<'a> {
+    /// A uop of an executor attached to this code came from one of the site's instructions.
+    pub(crate) fn in_trace(&self) -> bool {
+        let Some(executors) = &self.code.executors else { return false };
+        let ins = &self.code.instructions;
+        let (Some(first), Some(last)) = (ins.get(self.site.start as usize), ins.get(self.site.end.saturating_sub(1) as usize)) else {
+            return false;
+        };
+        executors.iter().flat_map(|e| &e.uops).filter_map(|u| u.offset).any(|o| o >= first.offset && o <= last.offset)
+    }
     /// The instruction standing for the site's specialization.
     pub(crate) fn spec(&self) -> &'a Instruction {
         &self.code.instructions[self.site.spec as usize]

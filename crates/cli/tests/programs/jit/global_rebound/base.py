@@ -9,7 +9,7 @@ def total(n):
 
 
 def main():
-    for _ in range(300):
+    for _ in range(2000):
         total(1000)
 
 

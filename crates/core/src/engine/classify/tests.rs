@@ -238,6 +238,9 @@ fn backed_off_needs_comparable_evidence() {
     assert_eq!(kind(("LOAD_ATTR", 1), ("LOAD_ATTR", w(7)), RowKind::Same), Some(ChangeKind::BackedOff));
     assert_eq!(kind(("LOAD_ATTR", w(1)), ("LOAD_ATTR", w(2)), RowKind::Same), Some(ChangeKind::Minor));
     assert_eq!(kind(("LOAD_ATTR", w(1)), ("LOAD_ATTR", w(3)), RowKind::Same), Some(ChangeKind::BackedOff));
+    // A base that failed as often as the threshold could not specialize it either.
+    assert_eq!(kind(("LOAD_ATTR", w(2)), ("LOAD_ATTR", w(7)), RowKind::Same), Some(ChangeKind::Minor));
+    assert_eq!(kind(("LOAD_ATTR", w(9)), ("LOAD_ATTR", w(11)), RowKind::Same), Some(ChangeKind::Minor));
     // Base never ran the site: a workload change, not a backoff.
     assert_eq!(kind(("LOAD_ATTR", 17), ("LOAD_ATTR", w(7)), RowKind::Same), Some(ChangeKind::Minor));
     // 3.11 → 3.12: different counter models.

@@ -271,15 +271,20 @@ pub fn inflate_limit(text: &str, compressed: usize, limits: ReadLimits) -> ReadL
     ReadLimits { max_bytes: size_limit(text, limits).min(ratio_limit(text, compressed)) }
 }
 
+/// The link is of the current version, whose body carries packed dumps.
+fn packed_link(text: &str) -> bool {
+    text.trim().starts_with(PREFIX)
+}
+
 /// What a link body may be: [`body_limits`], and [`MAX_PACKED_BODY_BYTES`] for version 4.
 fn size_limit(text: &str, limits: ReadLimits) -> u64 {
     let body = body_limits(limits).max_bytes;
-    if text.trim().starts_with(PREFIX) { body.min(MAX_PACKED_BODY_BYTES) } else { body }
+    if packed_link(text) { body.min(MAX_PACKED_BODY_BYTES) } else { body }
 }
 
 /// How far a version-4 link may inflate for its length (no bound for older ones).
 fn ratio_limit(text: &str, compressed: usize) -> u64 {
-    if text.trim().starts_with(PREFIX) { (compressed as u64).saturating_mul(MAX_INFLATION).max(INFLATION_FLOOR) } else { u64::MAX }
+    if packed_link(text) { (compressed as u64).saturating_mul(MAX_INFLATION).max(INFLATION_FLOOR) } else { u64::MAX }
 }
 
 /// The error for a link body that inflated past [`inflate_limit`].

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
-use super::traces::{loop_executor, loop_traces, TraceChangeKind};
+use super::traces::{is_jump, loop_executor, loop_traces_of, Paired, TraceChangeKind};
 use crate::model::{CodeInfo, Dump, Executor};
 
 /// One loop's traces, side by side.
@@ -51,7 +51,7 @@ pub struct TraceUop {
 }
 
 /// The side-by-side traces of a function pair. `pairs` are the aligned instruction indices
-/// (base, head), as for [`loop_traces`]; with one side only (a new or gone function, or one
+/// (base, head), as for [`super::traces::loop_traces`], whose loops ([`Paired::loops`]) these are; with one side only (a new or gone function, or one
 /// run shown alone), that side's loops with an executor each get a one-sided view. Executors
 /// attached elsewhere (where a trace that ended early resumes) are not a loop's: not shown.
 pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: Option<&CodeInfo>, pairs: &[(u32, u32)]) -> Vec<TraceView> {
@@ -77,14 +77,12 @@ pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: O
     if bc.executors.is_none() && hc.executors.is_none() {
         return Vec::new();
     }
-    let changes = loop_traces(base, bc, head, hc, pairs);
-    let at = |c: &CodeInfo, i: u32| c.instructions.get(i as usize).map(|ins| ins.offset);
+    let paired = Paired::new(bc, hc, pairs);
+    let changes = loop_traces_of(&paired, base, bc, head, hc, pairs);
     let mut out = Vec::new();
-    for &(bi, hi) in pairs {
-        let (Some(bo), Some(ho)) = (at(bc, bi), at(hc, hi)) else { continue };
-        if !is_jump(base, bc, bi) || !is_jump(head, hc, hi) {
-            continue;
-        }
+    // The loops the trace diff compares, and only those.
+    for (bi, hi, _) in paired.loops(base, bc, head, hc, pairs) {
+        let (bo, ho) = (bc.instructions[bi as usize].offset, hc.instructions[hi as usize].offset);
         let (be, he) = (loop_executor(base, bc, bi), loop_executor(head, hc, hi));
         if be.is_none() && he.is_none() {
             continue;
@@ -101,10 +99,6 @@ pub(crate) fn trace_views(base: &Dump, bc: Option<&CodeInfo>, head: &Dump, hc: O
         });
     }
     out
-}
-
-fn is_jump(d: &Dump, c: &CodeInfo, i: u32) -> bool {
-    c.instructions.get(i as usize).is_some_and(|ins| d.op(ins).family == "JUMP_BACKWARD")
 }
 
 fn one_sided(side: usize, e: &Executor, c: &CodeInfo, jump: u32, uops: Vec<TraceUop>) -> TraceView {

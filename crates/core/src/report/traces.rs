@@ -91,6 +91,43 @@ pub(crate) fn any_executor(bc: &CodeInfo, hc: &CodeInfo) -> bool {
     bc.executors.is_some() || hc.executors.is_some()
 }
 
+/// A function pair's instruction alignment, looked up by head index and by byte offset.
+pub(crate) struct Paired {
+    head_to_base: HashMap<u32, u32>,
+    b_at: HashMap<u32, u32>,
+    h_at: HashMap<u32, u32>,
+}
+
+impl Paired {
+    /// `pairs`: the aligned instruction indices (base, head) of the whole function.
+    pub(crate) fn new(bc: &CodeInfo, hc: &CodeInfo, pairs: &[(u32, u32)]) -> Self {
+        let by_offset = |c: &CodeInfo| -> HashMap<u32, u32> {
+            c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect()
+        };
+        Paired { head_to_base: pairs.iter().map(|&(b, h)| (h, b)).collect(), b_at: by_offset(bc), h_at: by_offset(hc) }
+    }
+
+    /// The loops both sides have, as `(base jump, head jump, head jump's target)`: paired
+    /// backward jumps whose targets are paired too (a jump inserted before another would
+    /// otherwise pair with the wrong loop). The one definition of "the same loop" for the
+    /// trace diff and the side-by-side view.
+    pub(crate) fn loops(&self, base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, pairs: &[(u32, u32)]) -> Vec<(u32, u32, u32)> {
+        pairs
+            .iter()
+            .filter(|&&(bi, hi)| is_jump(base, bc, bi) && is_jump(head, hc, hi))
+            .filter_map(|&(bi, hi)| {
+                let (bt, ht) = (jump_target(base, bc, bi, &self.b_at)?, jump_target(head, hc, hi, &self.h_at)?);
+                (self.head_to_base.get(&ht) == Some(&bt)).then_some((bi, hi, ht))
+            })
+            .collect()
+    }
+}
+
+/// Instruction `i` is a loop's backward jump.
+pub(crate) fn is_jump(d: &Dump, c: &CodeInfo, i: u32) -> bool {
+    c.instructions.get(i as usize).is_some_and(|ins| d.op(ins).family == "JUMP_BACKWARD")
+}
+
 /// The trace changes of one function pair. `pairs` are the aligned instruction indices
 /// (base, head) of the whole function, used to pair loops and to name what an exit's
 /// instruction was in base.
@@ -98,23 +135,14 @@ pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo
     if !any_executor(bc, hc) {
         return Vec::new();
     }
-    let head_to_base: HashMap<u32, u32> = pairs.iter().map(|&(b, h)| (h, b)).collect();
-    let by_offset = |c: &CodeInfo| -> HashMap<u32, u32> {
-        c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect()
-    };
-    let (b_at, h_at) = (by_offset(bc), by_offset(hc));
+    loop_traces_of(&Paired::new(bc, hc, pairs), base, bc, head, hc, pairs)
+}
+
+/// [`loop_traces`] with the alignment looked up once by the caller.
+pub(crate) fn loop_traces_of(p: &Paired, base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, pairs: &[(u32, u32)]) -> Vec<LoopTrace> {
+    let (head_to_base, b_at, h_at) = (&p.head_to_base, &p.b_at, &p.h_at);
     let mut out = Vec::new();
-    let is_loop = |d: &Dump, c: &CodeInfo, i: u32| c.instructions.get(i as usize).is_some_and(|ins| d.op(ins).family == "JUMP_BACKWARD");
-    for &(bi, hi) in pairs {
-        if !is_loop(base, bc, bi) || !is_loop(head, hc, hi) {
-            continue;
-        }
-        // The same loop: the two jumps go back to instructions the alignment pairs too (a
-        // jump inserted before another would otherwise pair with the wrong loop).
-        let (Some(bt), Some(ht)) = (jump_target(base, bc, bi, &b_at), jump_target(head, hc, hi, &h_at)) else { continue };
-        if head_to_base.get(&ht) != Some(&bt) {
-            continue;
-        }
+    for (bi, hi, ht) in p.loops(base, bc, head, hc, pairs) {
         let (bo, ho) = (bc.instructions[bi as usize].offset, hc.instructions[hi as usize].offset);
         let be = loop_executor(base, bc, bi);
         let he = loop_executor(head, hc, hi);
@@ -164,8 +192,8 @@ pub(crate) fn loop_traces(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo
                         }
                     }
                 }
-                t.new_exits = new_exits(base, bc, b, head, hc, h, &head_to_base, &b_at, &h_at);
-                t.respecialized = respecialized(base, bc, head, hc, h, &head_to_base, &h_at);
+                t.new_exits = new_exits(base, bc, b, head, hc, h, head_to_base, b_at, h_at);
+                t.respecialized = respecialized(base, bc, head, hc, h, head_to_base, h_at);
                 let early = ends_early(head, hc, h).filter(|_| runs_to_top(base, b));
                 if b.valid && !h.valid {
                     t.kind = TraceChangeKind::Invalidated;

@@ -7,9 +7,9 @@ Python, py3-none-any).
 
     corpus.py fetch  [--pip-python PY]           # download missing wheels, check sha256
     corpus.py unpack [--site DIR]                # one folder per library and version
-    corpus.py run    --python [LABEL=]PY ... [--only NAME ...] [--json FILE]
+    corpus.py run    --python [LABEL=]PY ... [--only NAME ...] [--side S] [--json FILE]
     corpus.py dump   --python [LABEL=]PY ... --specdiff BIN --out DIR
-                     [--only NAME ...] [--json FILE] [--jobs N]
+                     [--only NAME ...] [--side S] [--json FILE] [--jobs N]
 
 `fetch` asks pip for each wheel by name and version (`pip download --require-hashes`, no
 dependencies, binary only, platform `any`), so a wheel whose sha256 differs from the manifest's
@@ -170,7 +170,7 @@ def precompile(site, exe):
 
 def matrix(args):
     for lib in selected(args):
-        for side in ("base", "head"):
+        for side in [args.side] if getattr(args, "side", None) else ("base", "head"):
             site = unpack_one(args, lib, side)
             for label, exe in pythons(args):
                 precompile(site, exe)
@@ -250,6 +250,8 @@ def main():
         s = sub.add_parser(name)
         s.add_argument("--site", default=str(HERE / ".site"))
         s.add_argument("--only", action="append", metavar="NAME")
+        s.add_argument("--side", choices=("base", "head"),
+                       help="only this version of each library (default: both)")
         if name != "unpack":
             s.add_argument("--python", action="append", required=True, metavar="[LABEL=]PY")
             s.add_argument("--json", metavar="FILE")

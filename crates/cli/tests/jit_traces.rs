@@ -271,8 +271,7 @@ fn a_share_link_carries_the_traces_so_the_page_it_opens_reports_them() {
             let shared = specdiff_core::share::decode(link.strip_prefix(&format!("{url}#share=")).unwrap(), specdiff_core::ReadLimits::default())
                 .unwrap_or_else(|e| panic!("{name} {}: {e}", py.minor));
             let (sb, sh) = (shared.base.unwrap(), shared.head.unwrap());
-            let mut options = specdiff_core::DiffOptions::default();
-            options.allow_unrelated = extra.contains(&"--allow-unrelated");
+            let options = specdiff_core::DiffOptions { allow_unrelated: extra.contains(&"--allow-unrelated"), ..Default::default() };
             let reopened = specdiff_core::diff_dumps(&sb, &sh, &options).unwrap_or_else(|e| panic!("{name} {}: {e}", py.minor));
             let traces = |fs: Vec<(String, Value)>| fs.into_iter().filter(|(_, t)| !t.is_null()).collect::<Vec<_>>();
             let want = traces(report["functions"].as_array().unwrap().iter().map(|f| (f["qualname"].as_str().unwrap().to_string(), f["traces"].clone())).collect());

@@ -24,9 +24,11 @@
 //!    both forms, each at least twice → `unchanged`: two phases of one cycle. Else base specialized, head not →
 //!    `lost` when head's counter shows the site ran; `minor` when it did not run (enough) in
 //!    head: a workload change, not a lost specialization;
-//! 2b. `modified` rows whose sites name different things (another attribute, global or
-//!    operator): `changed` when either is specialized, unless both have the same form; else
-//!    `unchanged`: two operations, not one in two runs;
+//!
+//! *2b.* `modified` rows whose sites name different things (another attribute, global or
+//! operator): `changed` when either is specialized, unless both have the same form; else
+//! `unchanged`: two operations, not one in two runs;
+//!
 //! 4. same specialization, head's counter shows at least `min_misses` (8) more misses than
 //!    a base that held (fewer than `min_misses`, and the sampler never saw it re-specialize)
 //!    → `missing` when the sampler saw head re-specialize it more than base beyond its luck

@@ -368,18 +368,16 @@ fn lost_why(base: &Dump, bc: &CodeInfo, bi: u32, head: &Dump, hc: &CodeInfo, hi:
 /// does not: CPython invalidates the executors that rely on a module's globals whenever one is
 /// rebound (the dict watcher), so each pass that rebinds it throws the loop's trace away.
 fn rebound_global(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, hi: u32, ht: u32) -> Option<String> {
-    let stores = |d: &Dump, ins: &[crate::model::Instruction]| -> Vec<(String, Option<u32>)> {
-        ins.iter()
-            .filter(|i| matches!(d.op(i).family.as_str(), "STORE_GLOBAL" | "DELETE_GLOBAL"))
-            .map(|i| (d.str(i.argrepr).to_string(), i.line))
-            .collect()
-    };
-    let head_stores = stores(head, hc.instructions.get(ht as usize..=hi as usize)?);
+    let stores = |d: &Dump, i: &crate::model::Instruction| matches!(d.op(i).family.as_str(), "STORE_GLOBAL" | "DELETE_GLOBAL");
     // Base's whole function: a store that moved within it is not new to the loop's run.
-    let base_stores = stores(base, &bc.instructions);
-    let (name, line) = head_stores.into_iter().find(|(n, _)| !base_stores.iter().any(|(b, _)| b == n))?;
-    let at = line.map_or(String::new(), |l| format!(" at line {l}"));
-    Some(format!("head's loop rebinds the module global `{name}`{at}, which invalidates the executors that rely on the module's globals"))
+    let ins = hc.instructions.get(ht as usize..=hi as usize)?.iter().find(|h| {
+        stores(head, h) && !bc.instructions.iter().any(|b| stores(base, b) && base.str(b.argrepr) == head.str(h.argrepr))
+    })?;
+    let at = ins.line.map_or(String::new(), |l| format!(" at line {l}"));
+    Some(format!(
+        "head's loop rebinds the module global `{}`{at}, which invalidates the executors that rely on the module's globals",
+        head.str(ins.argrepr)
+    ))
 }
 
 /// The instructions of head's trace (this code's own) whose opname differs from base's.

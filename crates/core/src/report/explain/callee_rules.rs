@@ -48,19 +48,47 @@ pub(super) fn called_chains(line: &str) -> Vec<&str> {
 type Found<'a> = (&'a (String, String), &'a Def);
 
 /// The definition a module-level `name` of `module` is, following what the module imports
-/// (`from m import f`, and re-exports of re-exports, a few deep); `None` when the dump does
-/// not show it (a module that is not in the dump, a name bound by other code).
+/// (`from m import f`, re-exports of re-exports, and `from m import *`); `None` when the dump
+/// does not show it (a module that is not in the dump, a name bound by other code).
 pub(super) fn global<'a>(facts: &'a ProgramFacts, module: &str, name: &str) -> Option<Found<'a>> {
-    let (mut module, mut name) = (module.to_string(), name.to_string());
-    for _ in 0..4 {
-        let found = entry(facts, (module.clone(), name.clone()))?;
-        match &found.1.kind {
-            DefKind::Import { module: m, name: Some(n) } => (module, name) = (m.clone(), n.clone()),
-            DefKind::Import { name: None, .. } => return None,
-            _ => return Some(found),
+    resolve(facts, module, name, &mut STAR_LOOKUPS.clone()).ok().flatten()
+}
+
+/// Module lookups one [`global`] may make: `networkx`'s `nx.shortest_path` is four star
+/// imports deep, through packages that star-import dozens of modules each.
+const STAR_LOOKUPS: u32 = 2048;
+
+/// What `name` is in `module`: `Ok(None)` when the module's statements and star imports do
+/// not bind it, `Err(())` when the dump cannot tell.
+fn resolve<'a>(facts: &'a ProgramFacts, module: &str, name: &str, budget: &mut u32) -> Result<Option<Found<'a>>, ()> {
+    *budget = budget.checked_sub(1).ok_or(())?;
+    if let Some(found) = entry(facts, (module.to_string(), name.to_string())) {
+        return match &found.1.kind {
+            DefKind::Import { module: m, name: Some(n) } => resolve(facts, m, n, budget)?.map(Some).ok_or(()),
+            DefKind::Import { name: None, .. } => Err(()),
+            _ => Ok(Some(found)),
+        };
+    }
+    if !facts.files.contains_key(module) {
+        return Err(()); // Not in the dump: it could bind anything.
+    }
+    let Some(stars) = facts.stars.get(module) else { return Ok(None) };
+    // A star import leaves out names that start with `_` (without `__all__`, which is not
+    // read here); two star imports that bind the name to different definitions would need
+    // the statements' order to tell which is last: unknown.
+    if name.starts_with('_') {
+        return Ok(None);
+    }
+    let mut found: Option<Found<'a>> = None;
+    for star in stars {
+        if let Some(f) = resolve(facts, star, name, budget)? {
+            if found.is_some_and(|g| g.0 != f.0) {
+                return Err(());
+            }
+            found = Some(f);
         }
     }
-    None
+    Ok(found)
 }
 
 /// The method `name` of the class `class` (a qualname in `module`): its own, else the first of
@@ -118,9 +146,13 @@ fn decorators(d: &Def) -> &[String] {
 /// `file:line`); `None` when it did not.
 fn definition_change(name: &str, at: &str, now: &Def, then: &Def) -> Option<String> {
     let (dn, dt) = (decorators(now), decorators(then));
-    if dn != dt {
-        let added: Vec<&String> = dn.iter().filter(|d| !dt.contains(d)).collect();
-        let removed: Vec<&String> = dt.iter().filter(|d| !dn.contains(d)).collect();
+    // One decorator spelled two ways (`@not_implemented_for` imported, `@nx.utils.
+    // not_implemented_for` through the package: networkx 2.8 → 3.4) is not a new one.
+    let last = |d: &String| d.rsplit('.').next().unwrap_or(d).to_string();
+    let (ln, lt): (Vec<String>, Vec<String>) = (dn.iter().map(last).collect(), dt.iter().map(last).collect());
+    if ln != lt {
+        let added: Vec<&String> = dn.iter().filter(|d| !lt.contains(&last(d))).collect();
+        let removed: Vec<&String> = dt.iter().filter(|d| !ln.contains(&last(d))).collect();
         return Some(match (added.first(), removed.first()) {
             (Some(a), _) => format!("`{name}` is wrapped by `@{a}` in head ({at}): the call goes to what the decorator returns, not to the function"),
             (None, Some(r)) => format!("`{name}` is no longer wrapped by `@{r}` in head ({at})"),
@@ -339,6 +371,13 @@ mod tests {
         // Annotations alone change nothing a call depends on.
         let annotated = f(vec![], false, "def f(a: int) -> int:");
         assert_eq!(definition_change("f", "m.py:3", &annotated, &plain), None);
+        // networkx 2.8 → 3.4: one decorator spelled two ways, and one added.
+        let then = f(vec!["not_implemented_for".into()], false, "def f(a):");
+        let respelled = f(vec!["nx.utils.not_implemented_for".into()], false, "def f(a):");
+        assert_eq!(definition_change("f", "m.py:3", &respelled, &then), None);
+        let now = f(vec!["nx.utils.not_implemented_for".into(), "nx._dispatchable".into()], false, "def f(a):");
+        let why = definition_change("f", "m.py:3", &now, &then).unwrap();
+        assert!(why.contains("wrapped by `@nx._dispatchable`") && !why.contains("not_implemented_for"), "{why}");
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub(super) struct ProgramFacts {
     pub(super) class_stores: Vec<ClassStore>,
     /// Per module: its file, as reports show paths.
     pub(super) files: LiteMap<String, String>,
+    /// Per module: the modules its body star-imports (`from m import *`), in order.
+    pub(super) stars: LiteMap<String, Vec<String>>,
 }
 
 impl ProgramFacts {
@@ -275,9 +277,10 @@ pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
     bracketed_items(&def[def.find('(')? + 1..])
 }
 
-/// What a module or class body defines.
-fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> LiteMap<String, Def> {
+/// What a module or class body defines, and the modules it star-imports, in order.
+fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> (LiteMap<String, Def>, Vec<String>) {
     let mut defs = LiteMap::new();
+    let mut stars = Vec::new();
     let mut segment: Vec<&Instruction> = Vec::new();
     // The module of the last `IMPORT_NAME` (absolute), for `from m import a, b`: one import,
     // then an `IMPORT_FROM` and a store per name.
@@ -286,6 +289,17 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
     let is_package = d.files[body.file as usize].path.ends_with("__init__.py");
     for i in &body.instructions {
         let fam = family(d, i);
+        // `from m import *` stores nothing: its names come from `m` when the body runs. Its
+        // import must not be read as the import of the next name stored.
+        if fam == "IMPORT_STAR" || (d.op(i).name == "CALL_INTRINSIC_1" && d.str(i.argrepr) == "INTRINSIC_IMPORT_STAR") {
+            if let Some(at) = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME") {
+                let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("");
+                let level = at.checked_sub(2).and_then(|l| int_constant(d, segment[l])).unwrap_or(0);
+                stars.extend(absolute_module(&module, is_package, level, text));
+            }
+            segment.clear();
+            continue;
+        }
         if !matches!(fam.as_ref(), "STORE_NAME" | "STORE_GLOBAL") {
             segment.push(i);
             continue;
@@ -371,7 +385,7 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
         defs.insert(name, Def { kind, line, signature, unseen });
         segment.clear();
     }
-    defs
+    (defs, stars)
 }
 
 /// The metaclass a class statement's instructions (`segment`, `LOAD_BUILD_CLASS` … the call)
@@ -462,12 +476,16 @@ impl ProgramFacts {
             }
             match c.kind {
                 CodeKind::Module => {
-                    for (name, def) in body_defs(d, &children, index as u32, c) {
+                    let (defs, stars) = body_defs(d, &children, index as u32, c);
+                    for (name, def) in defs {
                         facts.defs.insert((module.clone(), name), def);
+                    }
+                    if !stars.is_empty() {
+                        facts.stars.insert(module, stars);
                     }
                 }
                 CodeKind::Class => {
-                    let defs = body_defs(d, &children, index as u32, c);
+                    let (defs, _) = body_defs(d, &children, index as u32, c);
                     for (name, def) in &defs {
                         facts.defs.insert((module.clone(), format!("{qualname}.{name}")), def.clone());
                     }

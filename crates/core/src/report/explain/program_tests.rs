@@ -175,3 +175,46 @@ fn imports_bind_names_to_absolute_modules() {
     assert_eq!(absolute_module("pkg.sub", true, 1, "x"), Some("pkg.sub.x".into()), "a package's own .x");
     assert_eq!(absolute_module("pkg.sub", false, 2, ""), None, "past the top");
 }
+
+/// `from MODULE import *` at `line` (3.12+: the intrinsic).
+fn star<'b>(m: crate::format::builder::CodeBuilder<'b>, module: &str, line: u32) -> crate::format::builder::CodeBuilder<'b> {
+    m.ins("LOAD_CONST", "0", line)
+        .ins("LOAD_CONST", "('*',)", line)
+        .ins("IMPORT_NAME", module, line)
+        .ins("CALL_INTRINSIC_1", "INTRINSIC_IMPORT_STAR", line)
+        .ins("POP_TOP", "", line)
+}
+
+/// `def NAME` at `line`.
+fn def<'b>(m: crate::format::builder::CodeBuilder<'b>, name: &str, line: u32) -> crate::format::builder::CodeBuilder<'b> {
+    m.ins("LOAD_CONST", &format!("<code object {name} at 0x1, file \"m.py\", line {line}>"), line)
+        .ins("MAKE_FUNCTION", "", line)
+        .ins("STORE_NAME", name, line)
+}
+
+#[test]
+fn names_are_followed_through_star_imports_only_when_one_definition_is_bound() {
+    // networkx: `nx.shortest_path` is bound by `from networkx.algorithms import *` and three
+    // more star imports below it (issue 29: such calls were silent).
+    use super::super::callee_rules::global;
+    let mut b = DumpBuilder::new("3.12.1");
+    let top = star(star(b.code("pkg", "<module>", 1), "pkg.a", 1), "pkg.b", 2);
+    def(star(top, "pkg.c", 3), "after", 4).finish();
+    def(def(def(b.code("pkg.a", "<module>", 1), "f", 1), "_private", 2), "both", 3).finish();
+    def(def(b.code("pkg.b", "<module>", 1), "g", 1), "both", 2).finish();
+    def(b.code("pkg.c", "<module>", 1), "h", 1).finish();
+    def(star(b.code("solo", "<module>", 1), "elsewhere", 1), "k", 2).finish();
+    let facts = ProgramFacts::of(&b.build());
+    let found = |name: &str| global(&facts, "pkg", name).map(|(key, _)| format!("{}:{}", key.0, key.1));
+    assert_eq!(found("f").as_deref(), Some("pkg.a:f"));
+    assert_eq!(found("g").as_deref(), Some("pkg.b:g"));
+    assert_eq!(found("after").as_deref(), Some("pkg:after"), "a def after a star import is a def, not that import");
+    assert_eq!(facts.stars[&"pkg".to_string()], ["pkg.a", "pkg.b", "pkg.c"]);
+    assert_eq!(found("_private"), None, "a star import leaves out names starting with _");
+    assert_eq!(found("both"), None, "two star imports bind it: which is last is not read");
+    assert_eq!(found("h").as_deref(), Some("pkg.c:h"));
+    let solo = |name: &str| global(&facts, "solo", name).map(|(key, _)| key.1.as_str());
+    assert_eq!(solo("k"), Some("k"), "its own def");
+    assert_eq!(solo("f"), None, "solo star-imports a module the dump does not have: f could come from it");
+    assert_eq!(found("nowhere"), None);
+}

@@ -83,7 +83,8 @@ pub struct DiffArgs {
     /// Estimate what the regressions cost as a share of the head run's time
     /// (docs/cost-model.md), with the cost model of --cost-model, else the one
     /// `specdiff calibrate` cached for the head run's interpreter, else the one measured here
-    /// for its version.
+    /// for its version. The functions with regressions are then ranked by it, most costly
+    /// first, in every format.
     #[arg(long)]
     pub cost: bool,
 

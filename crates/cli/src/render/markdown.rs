@@ -169,7 +169,7 @@ fn header(out: &mut String, input: &RenderInput) {
         let _ = writeln!(
             out,
             "\n**Estimated cost of the lost specializations:** {} (CPython {} cost model; not yet checked against measured time)",
-            text(&cost.words()),
+            text(&clip(&cost.words(), 600)),
             text(&capped(&cost.model_python, NAME_WIDTH))
         );
     }

@@ -120,7 +120,7 @@ fuzz_target!(|input: Input| {
         ..Default::default()
     };
     let report = DiffSession::new(&base, &head, options).report().expect("unrelated programs are allowed");
-    let gate = input.gate.map(|(h, import_time)| GateOptions { min_hotness: (h % 101) as f64, import_time });
+    let gate = input.gate.map(|(h, import_time)| GateOptions { min_hotness: (h % 101) as f64, import_time, traces: false, min_cost: None });
     let view = View::of(&report, gate);
     let input_ = RenderInput { report: &report, base: &base, head: &head, stats: None, stats_note: None, view: &view, link: None };
 

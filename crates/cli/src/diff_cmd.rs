@@ -13,7 +13,7 @@ use specdiff_core::format::read_dump;
 use specdiff_core::model::{parse_minor_version, Stats};
 use specdiff_core::report::diff_stats;
 use specdiff_core::report::wording::count;
-use specdiff_core::view::cost::diff_cost;
+use specdiff_core::view::cost::{diff_cost, rank_by_cost};
 use specdiff_core::view::{GateOptions, View, DEFAULT_MIN_HOTNESS};
 use specdiff_core::{diff_dumps, DiffOptions, Dump, ReadLimits};
 
@@ -83,13 +83,22 @@ pub struct DiffArgs {
     /// Estimate what the regressions cost as a share of the head run's time
     /// (docs/cost-model.md), with the cost model of --cost-model, else the one
     /// `specdiff calibrate` cached for the head run's interpreter, else the one measured here
-    /// for its version.
+    /// for its version. The functions with regressions are then ranked by it, most costly
+    /// first, in every format.
     #[arg(long)]
     pub cost: bool,
 
     /// The cost model for --cost (`specdiff calibrate -o FILE`).
     #[arg(long, value_name = "FILE", requires = "cost")]
     pub cost_model: Option<PathBuf>,
+
+    /// With --fail-on-regression and --cost: a hot regressed function fails the gate only when
+    /// its estimated cost reaches PERCENT of the head run's time at the low end of the
+    /// estimate's interval (`1%` or `1`). A function whose cost cannot be estimated (run not
+    /// sampled, a form the cost model has no figure for) does not fail the gate then; the
+    /// gate lists it as not estimated, with why.
+    #[arg(long, value_name = "PERCENT", value_parser = crate::gate::parse_min_cost, requires = "cost")]
+    pub min_cost: Option<f64>,
 
     /// With --fail-on-regression: a function is hot when its samples show, with 95%
     /// confidence, that at least PERCENT of a run's samples have it on the stack, in the base or
@@ -240,6 +249,9 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         if args.gate_import_time {
             return Err("--gate-import-time is for --fail-on-regression (what the gate counts)".into());
         }
+        if args.min_cost.is_some() {
+            return Err("--min-cost is for --fail-on-regression (the estimated cost a regressed function must reach to count)".into());
+        }
     }
     let link_base = link::base_url(args.link.as_deref())?;
     if link_base.is_none() && (args.link_cap.is_some() || args.redact) {
@@ -260,7 +272,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         allow_unrelated: args.allow_unrelated,
         ..Default::default()
     };
-    let report = diff_dumps(&base, &head, &options)
+    let mut report = diff_dumps(&base, &head, &options)
         .map_err(|e| format!("{} and {}: {e}", display_path(&args.base), display_path(&args.head)))?;
     let (base_stats, head_stats) = load_stats(args, &base, &head)?;
     let stats = match (&base_stats, &head_stats) {
@@ -273,15 +285,25 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
         _ => None,
     };
     let min_hotness = args.min_hotness.unwrap_or(DEFAULT_MIN_HOTNESS);
-    let gate = args.fail_on_regression.then_some(GateOptions { min_hotness, import_time: args.gate_import_time, traces: args.gate_traces });
-    let mut view = View::of(&report, gate);
-    if args.cost {
+    let gate = args.fail_on_regression.then_some(GateOptions {
+        min_hotness,
+        import_time: args.gate_import_time,
+        traces: args.gate_traces,
+        min_cost: args.min_cost,
+    });
+    let cost = if args.cost {
         let Some(model) = crate::calibrate_cmd::model_for(args.cost_model.as_deref(), &head)? else {
             let (major, minor, ..) = head.python.version_info;
             return Err(format!("--cost: no cost model for CPython {major}.{minor}; make one with `specdiff calibrate --python PATH -o FILE` and pass --cost-model FILE"));
         };
-        view = view.with_cost(diff_cost(&report, &head, &model));
-    }
+        let mut cost = diff_cost(&report, &head, &model);
+        // Every output, the gate's list and the share link follow the ranked report.
+        rank_by_cost(&mut report, &mut cost);
+        Some(cost)
+    } else {
+        None
+    };
+    let mut view = View::costed(&report, gate, cost);
     let cap = args.link_cap.unwrap_or(specdiff_core::share::DEFAULT_CAP_CHARS);
     let options = specdiff_core::share::LinkOptions { cap, redact: args.redact };
     let viewer = link_base.clone();
@@ -332,8 +354,10 @@ pub fn run(args: &DiffArgs) -> Result<i32, String> {
             let shown = if g.hot.len() <= 4 { g.hot.len() } else { 3 };
             let names: Vec<_> = g.hot.iter().take(shown).map(|f| render::inert(&f.function)).collect();
             let more = if g.hot.len() > shown { format!(" and {} more", g.hot.len() - shown) } else { String::new() };
+            // With --min-cost the count is of functions shown to cost that much: say so.
+            let costing = g.min_cost.map(|c| format!(" costing ≥ {c}% of run time (estimate's low end)")).unwrap_or_default();
             eprintln!(
-                "specdiff: regression gate tripped: {} regressed: {}{more}",
+                "specdiff: regression gate tripped: {}{costing} regressed: {}{more}",
                 count(g.hot.len() as u64, "hot function", "hot functions"),
                 names.join(", ")
             );

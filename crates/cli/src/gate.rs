@@ -1,4 +1,4 @@
-//! `--min-hotness`, the one option of the regression gate the CLI reads itself. The gate
+//! `--min-hotness` and `--min-cost`, the options of the regression gate the CLI reads itself. The gate
 //! (hotness statistics, import-time code counted apart, the verdict) is the core's
 //! [`specdiff_core::view::gate`]: the CLI applies it and exits 1 when it trips.
 
@@ -11,6 +11,12 @@ pub fn parse_min_hotness(text: &str) -> Result<f64, String> {
     let value: f64 =
         text.trim().trim_end_matches('%').parse().map_err(|_| format!("'{shown}' is not a percentage like 1 or 0.5"))?;
     crate::command_line::within(value, &shown, 0.0..=100.0, "percentage", "")
+}
+
+/// Parses `--min-cost`: a share of run time in percent, `1%` or `1`, from 0 to 100, read as
+/// `--min-hotness` is (above 100 % no estimate could reach it).
+pub fn parse_min_cost(text: &str) -> Result<f64, String> {
+    parse_min_hotness(text)
 }
 
 #[cfg(test)]

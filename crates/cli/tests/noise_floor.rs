@@ -8,6 +8,8 @@
 //! `__getattr__`, so `asyncio.sleep` is no longer `LOAD_ATTR_MODULE`; 3.15 leaves `+` on large
 //! ints generic), but every regression must be one the head run's own counters prove, never a
 //! form that was only renamed between the versions.
+//! The same pairs of repeated runs pass the cost gate, `--fail-on-regression --cost
+//! --min-cost 1%`, with 0 failures wherever a cost model exists (3.12+), as issue 36 asks.
 //! `scripts/noise_floor.py` measures the same with five runs and a pytest suite for the table
 //! in `docs/engine.md`.
 
@@ -64,6 +66,22 @@ fn gate(base: &Path, head: &Path) -> (Value, i32) {
     (serde_json::from_slice(&o.stdout).unwrap(), code)
 }
 
+/// `specdiff diff --json --fail-on-regression --cost --min-cost 1% base head`: the exit code
+/// and the gate's verdict.
+fn cost_gate(base: &Path, head: &Path) -> (i32, Value) {
+    let o = specdiff()
+        .arg("diff")
+        .arg(base)
+        .arg(head)
+        .args(["--json", "--fail-on-regression", "--cost", "--min-cost", "1%"])
+        .output()
+        .expect("specdiff runs");
+    let code = o.status.code().unwrap();
+    assert!(code == 0 || code == 1, "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    (code, report["gate"].clone())
+}
+
 /// The regressions of `report` that the head run's counters do not prove: a `lost` or
 /// `backed_off` site whose head counter shows no failed attempt, or a `missing` one whose head
 /// shows no more misses than base.
@@ -115,6 +133,21 @@ fn unchanged_workloads_give_no_regression_on_any_interpreter() {
         }
     }
 
+    // The cost gate on the same pairs, where a committed cost model exists (none for 3.11).
+    let models = specdiff_core::format::committed_cost_model_versions();
+    let costed: Vec<(usize, usize, usize)> = pairs.iter().copied().filter(|&(c, _, _)| models.contains(&cells[c].0.version())).collect();
+    let verdicts = on_two_threads(&costed, |&(c, i, j)| cost_gate(dump_of(c, i), dump_of(c, j)));
+    let (mut tripped, mut listed) = (0, 0);
+    for (&(c, i, j), (code, gate)) in costed.iter().zip(verdicts) {
+        let n = |key: &str| gate[key].as_array().map_or(0, Vec::len);
+        listed += n("cheap") + n("not_estimated");
+        if code != 0 {
+            tripped += 1;
+            failures.push(format!("{} under {} (runs {i} → {j}): --min-cost 1% gate tripped: {}", cells[c].1, cells[c].0.label, gate["hot"]));
+        }
+    }
+    println!("noise floor: --cost --min-cost 1% gate tripped on {tripped} of {} same-version pairs ({listed} hot regressed functions under the threshold or not estimated)", costed.len());
+
     // The first run of each workload under consecutive native versions, as an upgrade.
     let mut first: BTreeMap<(u32, u32), Vec<(&str, &PathBuf)>> = BTreeMap::new();
     for (c, (py, name, _)) in cells.iter().enumerate().filter(|(_, (py, _, _))| !py.pyodide) {
@@ -127,12 +160,32 @@ fn unchanged_workloads_give_no_regression_on_any_interpreter() {
             upgrades.push((*name, *pair[0], *pair[1], *base, *head));
         }
     }
-    let reports = on_two_threads(&upgrades, |(_, _, _, base, head)| gate(base, head).0);
-    for ((name, from, to, _, _), report) in upgrades.iter().zip(reports) {
+    let reports = on_two_threads(&upgrades, |(_, _, _, base, head)| gate(base, head));
+    let mut plain_trips = 0;
+    for ((name, from, to, _, _), (report, code)) in upgrades.iter().zip(reports) {
+        plain_trips += usize::from(code == 1);
         for r in unproven_regressions(&report) {
             failures.push(format!("{name}, {from:?} → {to:?}: {r} is not proven by head's counters"));
         }
     }
+    // Measured, not asserted: how many upgrades' real losses the cost gate still fails on.
+    let costed_upgrades: Vec<_> = upgrades.iter().filter(|u| models.contains(&u.2)).collect();
+    let verdicts = on_two_threads(&costed_upgrades, |(_, _, _, base, head)| cost_gate(base, head));
+    let cost_trips = verdicts.iter().filter(|v| v.0 == 1).count();
+    let listed = |key: &str| verdicts.iter().map(|v| v.1[key].as_array().map_or(0, Vec::len)).sum::<usize>();
+    let highest_low = verdicts
+        .iter()
+        .flat_map(|v| ["hot", "cheap"].map(|k| v.1[k].clone()))
+        .flat_map(|list| list.as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f["cost"]["low"].as_f64())
+        .fold(0.0, f64::max);
+    println!(
+        "noise floor: upgrades tripped the plain gate {plain_trips}/{}; with --cost --min-cost 1% {cost_trips}/{} (hot regressed functions below 1%: {}, not estimated: {}; highest low end {highest_low:.2}%)",
+        upgrades.len(),
+        costed_upgrades.len(),
+        listed("cheap"),
+        listed("not_estimated")
+    );
     assert!(failures.is_empty(), "false alarms on unchanged programs:\n{}", failures.join("\n"));
     println!("noise floor: {} interpreter-upgrade pairs, every regression proven by head's counters", upgrades.len());
 }

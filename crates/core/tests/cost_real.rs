@@ -1,10 +1,13 @@
 //! Estimated costs on the real demo dumps (`tests/fixtures/dumps`, 3.12 and 3.13) with the
 //! committed cost models: the demo's hot regressions cost a share of the run inside the
-//! line's own share, its intervals hold the estimate, and what cannot be estimated says why.
+//! line's own share, its intervals hold the estimate, and what cannot be estimated says why;
+//! the gate's `min_cost` fails on them below their low ends and not above, and ranking by cost
+//! puts the most costly first.
 
 use specdiff_core::format::committed_cost_model;
 use specdiff_core::report::ChangeKind;
-use specdiff_core::view::cost::{function_cost, site_cost, SiteCost};
+use specdiff_core::view::cost::{diff_cost, function_cost, rank_by_cost, site_cost, SiteCost};
+use specdiff_core::view::{evaluate, GateOptions};
 use specdiff_core::*;
 
 fn load(name: &str) -> model::Dump {
@@ -45,5 +48,32 @@ fn demo_regressions_cost_less_than_their_lines_and_hold_their_intervals() {
         assert!(total.percent > 0.0 && total.percent < 100.0, "{v}: {total:?}");
         assert!(estimated > 0, "{v}");
         eprintln!("{v}: dot_sum ≈ {:.2}% ({:.2}–{:.2}%)", total.percent, total.low, total.high);
+    }
+}
+
+#[test]
+fn min_cost_fails_on_the_demo_below_its_low_ends_and_passes_above() {
+    for (v, minor) in [("3.12", (3, 12)), ("3.13", (3, 13))] {
+        let (base, head) = (load(&format!("demo-base-{v}")), load(&format!("demo-head-{v}")));
+        let mut report = diff_dumps(&base, &head, &DiffOptions::default()).unwrap();
+        let model = committed_cost_model(minor).unwrap();
+        let mut cost = diff_cost(&report, &head, &model);
+        rank_by_cost(&mut report, &mut cost);
+        let counted: Vec<_> = cost.functions.iter().filter(|f| !f.import_time).collect();
+        let points: Vec<f64> = counted.iter().map(|f| f.share.percent).collect();
+        assert!(points.windows(2).all(|w| w[0] >= w[1]), "{v}: ranked by cost: {points:?}");
+        let regressed: Vec<&str> = report.functions.iter().filter(|f| f.regressions > 0 && !f.import_time).map(|f| f.qualname.as_str()).collect();
+        assert_eq!(regressed, counted.iter().map(|f| f.qualname.as_str()).collect::<Vec<_>>(), "{v}");
+        let highest_low = counted.iter().map(|f| f.share.low).fold(0.0, f64::max);
+        let gate = |min_cost: f64| {
+            let options = GateOptions { min_hotness: 1.0, import_time: false, traces: false, min_cost: Some(min_cost) };
+            evaluate(&report, &options, Some(&cost))
+        };
+        let low = gate(0.1);
+        assert!(low.tripped, "{v}: {low:#?}");
+        assert!(low.hot.iter().all(|f| f.cost.unwrap().low >= 0.1), "{v}: {low:#?}");
+        let above = gate(highest_low + 0.01);
+        assert!(!above.tripped && !above.cheap.is_empty(), "{v}: {above:#?}");
+        eprintln!("{v}: diff ≈ {:.2}% ({:.2}–{:.2}%); highest function low end {highest_low:.2}%; {} hot functions at 0.1%", cost.total.percent, cost.total.low, cost.total.high, low.hot.len());
     }
 }

@@ -2,7 +2,10 @@
 //! GitHub pull-request comment: a headline, the run summary as a table, the regression gate,
 //! a table of the changed functions (worst regressions first), then one collapsible
 //! `<details>` section per function with its changed sites, source lines and explanations;
-//! functions present on one side only and the pystats diff follow, also collapsed.
+//! functions present on one side only and the pystats diff follow, also collapsed. With
+//! `--cost` the estimated cost of the regressions (in the diff, per function in the table and
+//! in each function's summary, and what `--min-cost` did at the gate) in the core's words,
+//! the same as text's; without it, nothing of this is written.
 //!
 //! GitHub refuses comments of 65,536 characters or more, so the output is always shorter:
 //! every section except the per-function details is bounded by construction, and details are
@@ -12,6 +15,7 @@
 use std::fmt::Write;
 
 use specdiff_core::report::{Delta, FunctionDiff, FunctionRef, StatsDiff};
+use specdiff_core::view::cost::DiffCost;
 use specdiff_core::view::gate::import_time_note;
 use specdiff_core::ChangeKind;
 
@@ -159,12 +163,18 @@ fn header(out: &mut String, input: &RenderInput) {
         o.added,
         o.removed
     );
+    if let Some(cost) = &input.view.cost {
+        // The core's words, as text prints them; `text` leaves them as they are and escapes
+        // only what a dump put in (an opname in a "why").
+        let _ = writeln!(
+            out,
+            "\n**Estimated cost of the lost specializations:** {} (CPython {} cost model; not yet checked against measured time)",
+            text(&clip(&cost.words(), 600)),
+            text(&capped(&cost.model_python, NAME_WIDTH))
+        );
+    }
     if let Some(g) = &input.view.gate {
-        let basis = if g.unsampled {
-            "neither run was sampled, so every regressed function counts".to_string()
-        } else {
-            format!("hotness ≥ {}% at 95% confidence", g.min_hotness)
-        };
+        let basis = g.basis();
         let verdict = if g.tripped {
             format!("❌ failed: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions"))
         } else {
@@ -176,15 +186,29 @@ fn header(out: &mut String, input: &RenderInput) {
         }
         for f in g.hot.iter().take(GATE_ROWS) {
             let h = f.hotness_words().map(|h| format!("{h}, ")).unwrap_or_default();
+            let c = f.cost_words().map(|c| format!(", {}", text(&c))).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "- {}: {h}{}",
+                "- {}: {h}{}{c}",
                 code(&capped(&f.function, NAME_WIDTH), false),
                 count(f.regressions as u64, "regression", "regressions")
             );
         }
         if g.hot.len() > GATE_ROWS {
             let _ = writeln!(out, "- _… and {} more_", g.hot.len() - GATE_ROWS);
+        }
+        if let Some(note) = g.min_cost_note() {
+            let _ = writeln!(out, "\n{note}");
+            if !g.not_estimated.is_empty() {
+                out.push('\n');
+            }
+            for f in g.not_estimated.iter().take(GATE_ROWS) {
+                let words = clip(&f.cost_words().unwrap_or_default(), 600);
+                let _ = writeln!(out, "- {}: {}", code(&capped(&f.function, NAME_WIDTH), false), text(&words));
+            }
+            if g.not_estimated.len() > GATE_ROWS {
+                let _ = writeln!(out, "- _… and {} more_", g.not_estimated.len() - GATE_ROWS);
+            }
         }
         if !g.import_time.is_empty() {
             let _ = writeln!(out, "\n{}", import_time_note(g.import_time.len()));
@@ -193,12 +217,23 @@ fn header(out: &mut String, input: &RenderInput) {
     if r.functions.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\n### Changed functions, worst first\n");
-    let _ = writeln!(out, "| function | hot | regressions | sites | specialized |\n|---|---:|---:|---|---|");
+    // With --cost the table gains a column, and the report arrives ranked by it.
+    let cost = input.view.cost.as_ref();
+    if cost.is_some() {
+        let _ = writeln!(out, "\n### Changed functions, worst first (regressions by estimated cost)\n");
+        let _ = writeln!(out, "| function | hot | regressions | estimated cost | sites | specialized |\n|---|---:|---:|---|---|---|");
+    } else {
+        let _ = writeln!(out, "\n### Changed functions, worst first\n");
+        let _ = writeln!(out, "| function | hot | regressions | sites | specialized |\n|---|---:|---:|---|---|");
+    }
     for (f, v) in r.functions.iter().zip(&input.view.functions).take(TABLE_ROWS) {
+        let cost_cell = match cost {
+            Some(c) => format!(" {} |", cost_cell(c, f)),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} → {} |",
+            "| {} | {} | {} |{cost_cell} {} | {} → {} |",
             renamed_cell(f),
             hotness(v).unwrap_or_else(|| "–".into()),
             f.regressions,
@@ -211,6 +246,15 @@ fn header(out: &mut String, input: &RenderInput) {
         let _ = writeln!(out, "\n_… and {} more functions, not in this table_", r.functions.len() - TABLE_ROWS);
     }
     out.push('\n');
+}
+
+/// The table's cost cell (`--cost`): the core's words for the function's estimate, `–` for a
+/// function without regressed sites.
+fn cost_cell(cost: &DiffCost, f: &FunctionDiff) -> String {
+    match cost.function((f.base_code, f.head_code)) {
+        Some(c) => text(&clip(&c.words(), 600)),
+        None => "–".into(),
+    }
 }
 
 /// The table's function cell: its name, and the old one when it was renamed.
@@ -235,6 +279,9 @@ fn details(input: &RenderInput, f: &FunctionDiff, v: &FunctionView) -> String {
     facts.push(function_counts(f));
     if let Some(h) = hotness_with_interval(v) {
         facts.push(format!("hot {h}"));
+    }
+    if let Some(c) = input.view.cost.as_ref().and_then(|c| c.function((f.base_code, f.head_code))) {
+        facts.push(format!("estimated cost {}", clip(&c.words(), 600)));
     }
     let _ = writeln!(
         out,

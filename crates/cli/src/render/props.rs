@@ -194,7 +194,7 @@ proptest! {
         let (base, head) = (dump(&s, false), dump(&s, true));
         let options = DiffOptions { allow_unrelated: true, include_unchanged: true, ..Default::default() };
         let report = diff_dumps(&base, &head, &options).expect("allowed");
-        let view = View::of(&report, gate.then_some(GateOptions { min_hotness: 1.0, import_time: true, traces: false }));
+        let view = View::of(&report, gate.then_some(GateOptions { min_hotness: 1.0, import_time: true, traces: false, min_cost: None }));
         let input = RenderInput { report: &report, base: &base, head: &head, stats: None, stats_note: None, view: &view, link: None };
 
         // Text: no raw control or bidi character; every line bounded by the caps, whatever the

@@ -64,21 +64,18 @@ impl Paint {
     }
 }
 
-/// Renders the whole text report. `all`: list every function on one side (not only the
-/// first few).
-/// `--cost`: the regressions' estimated share of run time, in total and per function.
+/// `--cost`: the regressions' estimated share of run time, in total and per function (most
+/// costly first: the report is ranked by it), in the core's words, which markdown shares.
 fn cost_lines(out: &mut String, cost: &specdiff_core::view::cost::DiffCost) {
-    use specdiff_core::view::cost::cost_sentence;
-    let unknown = match cost.not_estimated {
-        0 => String::new(),
-        n => format!("; {} not estimated", count(n as u64, "site", "sites")),
-    };
-    let _ = writeln!(out, "\nEstimated cost of the lost specializations (CPython {} cost model; not yet checked against measured time, docs/cost-model.md): {}{unknown}", cost.model_python, cost_sentence(&cost.total));
-    for f in cost.functions.iter().filter(|f| !f.import_time && f.share.high > 0.0) {
-        let _ = writeln!(out, "  {}  {}", name(&f.qualname), cost_sentence(&f.share));
+    let _ = writeln!(out, "\nEstimated cost of the lost specializations (CPython {} cost model; not yet checked against measured time, docs/cost-model.md): {}", cost.model_python, sentence(&cost.words()));
+    // A function not estimated is listed too: silence would read as "costs nothing".
+    for f in cost.functions.iter().filter(|f| !f.import_time && (f.share.high > 0.0 || f.not_estimated > 0)) {
+        let _ = writeln!(out, "  {}  {}", name(&f.qualname), sentence(&f.words()));
     }
 }
 
+/// Renders the whole text report. `all`: list every function on one side (not only the
+/// first few).
 pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
     let p = Paint(color);
     let r = input.report;
@@ -113,7 +110,10 @@ pub fn render(input: &RenderInput, color: bool, all: bool) -> String {
         } else {
             "Changed functions, worst first"
         };
-        let _ = writeln!(out, "\n{}", p.bold(title));
+        // --cost ranks the report's regressed functions by their estimate (`rank_by_cost`).
+        let ranked = if input.view.cost.is_some() { " (regressions by estimated cost)" } else { "" };
+        let title = format!("{title}{ranked}");
+        let _ = writeln!(out, "\n{}", p.bold(&title));
         for (f, v) in r.functions.iter().zip(&input.view.functions) {
             function(&mut out, input, f, v, p);
         }
@@ -294,6 +294,10 @@ fn gate(out: &mut String, g: &GateResult, p: Paint) {
     } else {
         format!("functions with hotness ≥ {}% at 95% confidence count", g.min_hotness)
     };
+    let basis = match g.min_cost {
+        Some(c) => format!("{basis}; with an estimated cost ≥ {c}% of run time at its interval's low end"),
+        None => basis,
+    };
     let verdict = if g.tripped {
         p.red(&format!("FAILED: {} regressed", count(g.hot.len() as u64, "hot function", "hot functions")))
     } else {
@@ -302,12 +306,19 @@ fn gate(out: &mut String, g: &GateResult, p: Paint) {
     let _ = writeln!(out, "\n{} {verdict} ({basis})", p.bold("Regression gate:"));
     for f in &g.hot {
         let h = f.hotness_words().map(|h| format!("{h} · ")).unwrap_or_default();
+        let c = f.cost_words().map(|c| format!(" · {c}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  {}  {}",
             name(&f.function),
-            p.dim(&format!("{h}{}", count(f.regressions as u64, "regression", "regressions")))
+            p.dim(&format!("{h}{}{c}", count(f.regressions as u64, "regression", "regressions")))
         );
+    }
+    if let Some(note) = g.min_cost_note() {
+        let _ = writeln!(out, "  {note}");
+        for f in &g.not_estimated {
+            let _ = writeln!(out, "    {}  {}", name(&f.function), p.dim(&sentence(&f.cost_words().unwrap_or_default())));
+        }
     }
     if !g.cold.is_empty() {
         let _ = writeln!(

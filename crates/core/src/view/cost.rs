@@ -14,8 +14,9 @@
 
 use crate::engine::{Cause, Change, ChangeKind};
 use crate::model::{CostModel, Dump, FormCost};
-use crate::report::wording::percent;
+use crate::report::wording::{count, percent};
 use crate::report::{DiffReport, FunctionDiff};
+use crate::util::sort;
 use crate::view::hotness::share_interval;
 
 /// The per-execution time, in ns, of an instruction the model has no figure for: its low end,
@@ -34,7 +35,8 @@ pub struct CostShare {
 }
 
 impl CostShare {
-    const ZERO: CostShare = CostShare { percent: 0.0, low: 0.0, high: 0.0 };
+    /// No time at all.
+    pub const ZERO: CostShare = CostShare { percent: 0.0, low: 0.0, high: 0.0 };
 
     /// The sum of two disjoint parts of one run: never above the whole run.
     fn plus(self, other: CostShare) -> CostShare {
@@ -176,7 +178,7 @@ pub struct DiffCost {
     pub total: CostShare,
     /// Regressed sites not estimated, in those functions.
     pub not_estimated: u32,
-    /// Each function with regressions, in the report's order.
+    /// Each function with regressions, in the report's order ([`rank_by_cost`] ranks both).
     pub functions: Vec<FunctionCost>,
 }
 
@@ -187,12 +189,56 @@ pub struct FunctionCost {
     pub module: String,
     /// The report's display name.
     pub qualname: String,
+    /// Its code objects in base and head: what ties the estimate to its report entry (names
+    /// can repeat in a report; the pair cannot). Not in the JSON, which has the names.
+    #[serde(skip)]
+    pub code: (u32, u32),
     /// Import-time code: left out of the total.
     pub import_time: bool,
     /// The sum of its estimated sites.
     pub share: CostShare,
+    /// Its regressed sites not estimated.
+    pub not_estimated: u32,
     /// Its regressed sites, each with its estimate or why there is none.
     pub sites: Vec<SiteEstimate>,
+}
+
+impl FunctionCost {
+    /// Whether at least one of its sites has an estimate (a function whose sites all cost
+    /// nothing or were not estimated has none to rank or gate by).
+    pub fn estimated(&self) -> bool {
+        self.sites.iter().any(|s| matches!(s.cost, SiteCost::Estimated { .. }))
+    }
+
+    /// Why its first site that was not estimated was not; `None` when every site was.
+    pub fn unknown_why(&self) -> Option<&str> {
+        self.sites.iter().find_map(|s| match &s.cost {
+            SiteCost::Unknown { why } => Some(why.as_str()),
+            _ => None,
+        })
+    }
+
+    /// Its cost as every output words it: `≈ 2.1% of run time (1.2%–3.4%)`, with
+    /// `; 1 site not estimated: why` when some were not; `not estimated: why` when none was;
+    /// `costs nothing: why` when every site does less work or is gone.
+    pub fn words(&self) -> String {
+        let why = self.unknown_why();
+        if !self.estimated() {
+            return match (why, self.sites.first()) {
+                (Some(why), _) => format!("not estimated: {why}"),
+                (None, Some(SiteEstimate { cost: SiteCost::Nothing { why }, .. })) => format!("costs nothing: {why}"),
+                _ => "costs nothing".into(),
+            };
+        }
+        match why {
+            Some(why) => format!(
+                "{}; {} not estimated: {why}",
+                cost_sentence(&self.share),
+                count(self.not_estimated as u64, "site", "sites")
+            ),
+            None => cost_sentence(&self.share),
+        }
+    }
 }
 
 /// One regressed site and its estimate.
@@ -228,14 +274,80 @@ pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCos
                 cost: site_cost(report, head, model, f, c),
             })
             .collect();
-        let (share, unknown) = function_cost(report, head, model, f);
+        // The same sum as `function_cost`, from the sites just estimated rather than again.
+        let (mut share, mut unknown) = (CostShare::ZERO, 0);
+        for s in &sites {
+            match &s.cost {
+                SiteCost::Estimated { share: site } => share = share.plus(*site),
+                SiteCost::Nothing { .. } => {}
+                SiteCost::Unknown { .. } => unknown += 1,
+            }
+        }
         if !f.import_time {
             total = total.plus(share);
             not_estimated += unknown;
         }
-        functions.push(FunctionCost { module: f.module.clone(), qualname: f.qualname.clone(), import_time: f.import_time, share, sites });
+        functions.push(FunctionCost {
+            module: f.module.clone(),
+            qualname: f.qualname.clone(),
+            code: (f.base_code, f.head_code),
+            import_time: f.import_time,
+            share,
+            not_estimated: unknown,
+            sites,
+        });
     }
     DiffCost { model_python: model.python.clone(), total, not_estimated, functions }
+}
+
+impl DiffCost {
+    /// The estimate of the function whose code objects are `code` (base, head); `None` for a
+    /// function without regressed sites.
+    pub fn function(&self, code: (u32, u32)) -> Option<&FunctionCost> {
+        self.functions.iter().find(|f| f.code == code)
+    }
+
+    /// The diff's cost as every output words it: `≈ 2.1% of run time (1.2%–3.4%)`, with
+    /// `; 3 sites not estimated` when some were not, or `not estimated: why` when no site
+    /// outside import-time code was.
+    pub fn words(&self) -> String {
+        let counted = self.functions.iter().filter(|f| !f.import_time);
+        if self.not_estimated > 0 && !counted.clone().any(FunctionCost::estimated) {
+            let why = counted.filter_map(FunctionCost::unknown_why).next().unwrap_or("no site was estimated");
+            return format!("not estimated: {why}");
+        }
+        match self.not_estimated {
+            0 => cost_sentence(&self.total),
+            n => format!("{}; {} not estimated", cost_sentence(&self.total), count(n as u64, "site", "sites")),
+        }
+    }
+}
+
+/// Ranks the functions of `report` with regressions by their estimated cost, most costly
+/// first (the point estimate), and `cost.functions` with them. Only those functions trade
+/// places, among the places they held, so every other function keeps its own; import-time
+/// code stays after the program's (the engine's order), functions without an estimate follow
+/// the estimated ones, and ties keep the engine's order: the same dumps rank the same.
+pub fn rank_by_cost(report: &mut DiffReport, cost: &mut DiffCost) {
+    let by_code: std::collections::HashMap<(u32, u32), &FunctionCost> = cost.functions.iter().map(|c| (c.code, c)).collect();
+    // (report index, key): the key sorts import-time code last, then unestimated, then by cost.
+    let mut ranked: Vec<(usize, (bool, bool, f64))> = Vec::new();
+    for (i, f) in report.functions.iter().enumerate().filter(|(_, f)| f.regressions > 0) {
+        let c = by_code.get(&(f.base_code, f.head_code)).filter(|c| c.estimated());
+        ranked.push((i, (f.import_time, c.is_none(), -c.map_or(0.0, |c| c.share.percent))));
+    }
+    let slots: Vec<usize> = ranked.iter().map(|r| r.0).collect();
+    // The crate's stable sort: equal keys keep the engine's order.
+    sort::sort_by(&mut ranked, |(_, a), (_, b)| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)));
+    let mut taken: Vec<Option<FunctionDiff>> = std::mem::take(&mut report.functions).into_iter().map(Some).collect();
+    let mut source: Vec<usize> = (0..taken.len()).collect();
+    for (&slot, &(from, _)) in slots.iter().zip(&ranked) {
+        source[slot] = from;
+    }
+    report.functions = source.into_iter().map(|i| taken[i].take().expect("a permutation")).collect();
+    let position: std::collections::HashMap<(u32, u32), usize> =
+        report.functions.iter().enumerate().map(|(i, f)| ((f.base_code, f.head_code), i)).collect();
+    sort::sort_by_key(&mut cost.functions, |c| position.get(&c.code).copied().unwrap_or(usize::MAX));
 }
 
 /// `≈ 2.1% of run time (1.2%–3.4%)`.

@@ -65,6 +65,9 @@ pub struct GateOptions {
     pub import_time: bool,
     /// Count loops that lost (part of) their JIT trace (`--gate-traces`).
     pub traces: bool,
+    /// `--min-cost`: the share of run time, in percent, a hot regressed function's estimated
+    /// cost must reach at its interval's low end to count; applies with a cost estimate only.
+    pub min_cost: Option<f64>,
 }
 
 /// What every output shows of one diff.
@@ -86,24 +89,25 @@ pub struct View {
 impl View {
     /// The view of `report`, with the gate's verdict when `gate` is given.
     pub fn of(report: &DiffReport, gate: Option<GateOptions>) -> Self {
+        Self::costed(report, gate, None)
+    }
+
+    /// The view of `report` with the regressions' estimated cost, when there is one: the
+    /// gate's `min_cost` weighs it. Rank the report first ([`cost::rank_by_cost`]) when the
+    /// outputs are to list functions by cost: the view keeps the report's order.
+    pub fn costed(report: &DiffReport, gate: Option<GateOptions>, cost: Option<cost::DiffCost>) -> Self {
         View {
             overview: Overview::of(&report.summary, &report.functions),
             functions: report.functions.iter().map(|f| FunctionView::of(report, f)).collect(),
-            gate: gate.map(|g| evaluate(report, g.min_hotness, g.import_time, g.traces)),
+            gate: gate.map(|g| evaluate(report, &g, cost.as_ref())),
             link_note: None,
-            cost: None,
+            cost,
         }
     }
 
     /// The same view with what a share link made with `note` leaves out.
     pub fn with_link(mut self, note: &ShareNote) -> Self {
         self.link_note = crate::share::left_out_sentence(note);
-        self
-    }
-
-    /// The same view with the regressions' estimated cost.
-    pub fn with_cost(mut self, cost: cost::DiffCost) -> Self {
-        self.cost = Some(cost);
         self
     }
 

@@ -67,7 +67,7 @@ fn a_call_whose_form_changed_is_one_site_lost_and_explained() {
             if kind == "lost" {
                 let why = c["explanation"].as_str().unwrap_or_default();
                 assert!(why.contains(&format!("the call now {form}")), "{label}: {function}: {why}");
-                assert!(why.contains("where it passed them positionally in base"), "{label}: {function}: {why}");
+                assert!(why.contains("where it passed only positional arguments in base"), "{label}: {function}: {why}");
             }
         }
         if py.version() < (3, 14) {

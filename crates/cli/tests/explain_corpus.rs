@@ -12,6 +12,7 @@
 //! sites seen flipping; several joined by `|`; `none`: a pair
 //! whose change did nothing, a false alarm when the gate fails or a regression is reported
 //! outside the import-time code the gate leaves out), `causes` (the `cause` values that are right), optional
+//! `explains` (a phrase a right cause's sentence must hold, else it is counted wrong), optional
 //! `renamed_from` (base qualname), and `versions` (`{"3.11": {...}}`: fields that differ on
 //! one interpreter; `{"grade": "skip"}` where the case does not apply).
 //!
@@ -177,7 +178,14 @@ fn grade(case: &Case, py: &Interpreter, dir: &Path) -> Result<Grade, String> {
         g.sites += 1;
         let line = c["head_line"].as_u64().or(c["base_line"].as_u64()).unwrap_or(0);
         let label = format!("{} {} line {line}", c["kind"].as_str().unwrap(), c["cause"].as_str().unwrap_or("none"));
+        // `explains`: a phrase the right cause's sentence must hold (the cause id alone does
+        // not show that the sentence is true: attrs' 16 keywords were once "unpacks with *").
+        let explains = case.get(py.minor, "explains");
+        let says = c["explanation"].as_str().unwrap_or("");
         match c["cause"].as_str() {
+            Some(cause) if accepted.contains(&cause) && explains.as_str().is_some_and(|p| !says.contains(p)) => {
+                g.wrong.push(format!("{label}: {says} (should say {explains})"));
+            }
             Some(cause) if accepted.contains(&cause) => {
                 g.correct += 1;
                 g.covered.push((c["family"].as_str().unwrap_or("").to_string(), cause.to_string()));

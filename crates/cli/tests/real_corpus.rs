@@ -221,7 +221,7 @@ fn write_doc(table: &BTreeMap<String, Row>, graded: usize) {
     doc.push_str("| CPython | right | imprecise | wrong | silent | real regressions with a right cause | library functions gated | of them with a real regression | not-real sites in gated functions |\n|---|---|---|---|---|---|---|---|---|\n");
     for (v, r) in table {
         let [right, real] = r.real;
-        let share = if real == 0 { "—".to_string() } else { format!("{right} of {real} ({} %)", right * 100 / real) };
+        let share = (right * 100).checked_div(real).map_or("—".to_string(), |p| format!("{right} of {real} ({p} %)"));
         doc.push_str(&format!(
             "| {v} | {} | {} | {} | {} | {share} | {} | {} | {} |\n",
             r.grades[0], r.grades[1], r.grades[2], r.grades[3], r.gated, r.gated_real, r.false_alarms

@@ -256,9 +256,79 @@ pub(super) fn call_form(f: &Facts) -> Option<(Cause, String)> {
     // A call with no arguments passes none, not "them positionally" (docutils' `sort()` →
     // `sort(reverse=True)`).
     let none = |v: &SiteView, form: CallForm| form == CallForm::Positional && v.primary().arg == Some(0);
-    let now = if none(&h, fh) { "passes no arguments" } else { fh.now() };
     let then = if none(&b, fb) { "passed none" } else { fb.then() };
+    if fb == CallForm::Unpacked && call_arguments(&b)?.unpacks == 0 {
+        return None; // Base's many arguments, not an unpacking: not worded here.
+    }
+    let now = match fh {
+        _ if none(&h, fh) => "passes no arguments".to_string(),
+        CallForm::Unpacked => {
+            // The compiler also calls with CALL_FUNCTION_EX when the arguments are too many
+            // for the stack (positional + 2 per keyword > 30): attrs 23.2's `_CountingAttr(…)`
+            // with a 16th keyword. The source tells the two apart; without it, say nothing.
+            let args = call_arguments(&h)?;
+            if args.unpacks > 0 {
+                fh.now().to_string()
+            } else if args.positional + 2 * args.keywords > 30 {
+                format!(
+                    "passes {} keyword and {} positional arguments, too many for the compiler to pass on the stack, so it collects them (positional ones in a tuple, keywords in a dict) and calls with CALL_FUNCTION_EX",
+                    args.keywords, args.positional
+                )
+            } else {
+                return None;
+            }
+        }
+        _ => fh.now().to_string(),
+    };
     Some((Cause::CallForm, format!("the call now {now} where it {then} in base{tail}")))
+}
+
+/// A call's arguments as its source shows them.
+struct CallArguments {
+    positional: usize,
+    keywords: usize,
+    /// `*x` and `**x` among them.
+    unpacks: usize,
+}
+
+/// The arguments of the call at site `v`, read from the source span of its call instruction
+/// (its positions cover the whole call expression); `None` without the source, or when the
+/// span does not end with the call's own parentheses.
+///
+/// A dump keeps the source lines where instructions start, so a line of the span it lacks
+/// holds no argument's code: a closing `)` alone, as black writes long calls. It is read as
+/// that, and a span that then does not close is not read at all.
+fn call_arguments(v: &SiteView) -> Option<CallArguments> {
+    let ins = v.primary();
+    let (line, (end_line, col, end_col)) = (ins.line?, ins.pos?);
+    let (end_line, col, end_col) = (end_line?, col? as usize, end_col? as usize);
+    let mut text = String::new();
+    let mut missing = false;
+    for l in line..=end_line.min(line.saturating_add(200)) {
+        let Some(src) = v.dump.source_line(v.code.file, l) else {
+            missing = l > line;
+            continue;
+        };
+        let end = if l == end_line { end_col.min(src.len()) } else { src.len() };
+        let start = if l == line { col.min(end) } else { 0 };
+        text.push_str(src.get(start..end)?);
+        text.push(' ');
+    }
+    if missing && !text.trim_end().ends_with(')') {
+        text.push(')');
+    }
+    let open = text.find('(')?;
+    let (items, close) = super::program::bracketed(&text[open + 1..])?;
+    if !text[open + 1 + close + 1..].trim().is_empty() {
+        return None; // `f(x)(y)`: the first parentheses are not this call's.
+    }
+    let keyword = |i: &&str| {
+        let name = i.split('=').next().unwrap_or("");
+        i.contains('=') && !i.starts_with('*') && !i.contains("==") && name.trim().bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let unpacks = items.iter().filter(|i| i.starts_with('*')).count();
+    let keywords = items.iter().filter(|i| keyword(i)).count();
+    Some(CallArguments { positional: items.len() - keywords - unpacks, keywords, unpacks })
 }
 
 /// How a call passes its arguments.
@@ -279,7 +349,9 @@ impl CallForm {
     }
     fn then(self) -> &'static str {
         match self {
-            CallForm::Positional => "passed them positionally",
+            // "Them" would say the same arguments moved; jinja2 3.1's template call only added
+            // a keyword (`…, _loop_vars=_loop_vars)`).
+            CallForm::Positional => "passed only positional arguments",
             CallForm::Keywords => "passed keyword arguments",
             CallForm::Unpacked => "unpacked them with * or **",
         }

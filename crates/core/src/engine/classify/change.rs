@@ -37,6 +37,8 @@ pub enum Cause {
     /// A class owning the attribute gained or lost an attribute hook (`__getattribute__`,
     /// 3.11's `__getattr__`, `__setattr__`, `__delattr__`).
     ClassHook,
+    /// The module an attribute is loaded from gained a module-level `__getattr__`.
+    ModuleHook,
     /// A class owning the attribute gained or lost `__slots__`.
     Slots,
     /// The attribute became (or stopped being) a property or other class-level definition.

@@ -143,6 +143,50 @@ pub(super) fn class_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Stri
     None
 }
 
+/// A module attribute load (`LOAD_ATTR_MODULE` in base) whose module gained a module-level
+/// `__getattr__` (PEP 562) in head: the specializer refuses a module whose dict holds one
+/// (`specialize_module_load_attr`), so every such load stays generic (attrs 23.2 added
+/// `__getattr__ = _make_getattr(__name__)` to `attr`; measured on 3.12 and 3.14; 3.15
+/// specializes them).
+pub(super) fn module_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, String)> {
+    let (fam, attr) = applies(f)?;
+    let (b, h) = (f.base?, f.head?);
+    // 3.15 specializes such loads (measured on 3.15.0: `LOAD_ATTR_MODULE` with and without).
+    let version = h.rules.version;
+    if fam != "load" || b.op().name != "LOAD_ATTR_MODULE" || h.op().specialized || version >= (3, 15) {
+        return None;
+    }
+    let text = h.dump.source_line(h.code.file, h.line()?)?;
+    let receiver = receiver_of(text, &attr)?;
+    // The receiver is the same module on both sides, as each calling module imports it.
+    let module_of = |facts: &ProgramFacts, v: &crate::engine::classify::SiteView| -> Option<String> {
+        let caller = v.dump.str(v.code.module);
+        match &facts.defs.get(&(caller.to_string(), receiver.to_string()))?.kind {
+            DefKind::Import { module, name: None } => Some(module.clone()),
+            DefKind::Import { module, name: Some(n) } => Some(format!("{module}.{n}")).filter(|m| facts.files.contains_key(m)),
+            _ => None,
+        }
+    };
+    let (head, base) = (ctx.head_facts(), ctx.base_facts());
+    let module = module_of(head, &h)?;
+    if module_of(base, &b)? != module {
+        return None;
+    }
+    let key = (module.clone(), "__getattr__".to_string());
+    let hook = head.defs.get(&key)?;
+    if base.defs.contains_key(&key) || !base.files.contains_key(&module) {
+        return None;
+    }
+    Some((
+        Cause::ModuleHook,
+        format!(
+            "module `{module}` defines a module-level `__getattr__` in head ({}); {} does not specialize attribute loads on a module that has one, so `{receiver}.{attr}` stays generic",
+            head.at(&key, hook),
+            cpython(version)
+        ),
+    ))
+}
+
 /// Where `class` (a qualname in `module`) inherits `hook` from: `Some(Some((base, line)))`
 /// when one of its bases, or theirs, defines it in the module; `Some(None)` when every class
 /// it inherits from is known (defined in the module, or `object`) and none does; `None` when

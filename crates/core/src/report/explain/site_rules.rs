@@ -254,7 +254,9 @@ pub(super) fn operand_lost(f: &Facts) -> Option<(Cause, String)> {
     let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());
     Some((
         Cause::OperandType,
-        format!("{subject} is no longer {was}: base specialized it for that ({}), and head's attempts fail on what reaches it now", b.op().name),
+        // "Exactly": the forms check the exact type, so a subclass fails them too (jinja2 3.1's
+        // lexer rules became a `NamedTuple`, still a tuple).
+        format!("{subject} is no longer exactly {was}: base specialized it for that ({}), and head's attempts fail on what reaches it now", b.op().name),
     ))
 }
 

@@ -6,6 +6,7 @@
 //   - nothing clipped: no element that hides its overflow (overflow hidden/clip, ellipsis) with
 //     text cut, no listing cell whose content is wider than the cell, no chart label past the
 //     chart's edge, and the page itself does not scroll sideways;
+//   - the listing's header row stays in sight while a long listing is scrolled;
 //   - a screenshot per state, size and theme in ${CARGO_TARGET_DIR:-target}/e2e-screenshots/.
 // One browser and one page per pair: sizes and themes change in place.
 //
@@ -26,8 +27,10 @@ const axeSource = fs.readFileSync(path.join(root, '.tools/npm/node_modules/axe-c
 const shotDir = path.resolve(root, process.env.CARGO_TARGET_DIR || 'target', 'e2e-screenshots');
 fs.mkdirSync(shotDir, { recursive: true });
 
-const pairs = [{ name: 'demo', base: args.base, head: args.head }];
-if (args['big-base']) pairs.push({ name: 'big', base: args['big-base'], head: args['big-head'] });
+// `long`: a function whose listing, every fold open, is taller than the window (for the
+// sticky header's check): the demo's main, and the stdlib's regex parser in the big pair.
+const pairs = [{ name: 'demo', base: args.base, head: args.head, long: '__main__:main' }];
+if (args['big-base']) pairs.push({ name: 'big', base: args['big-base'], head: args['big-head'], long: 're._parser:_parse' });
 const sizes = [{ name: '390x844', width: 390, height: 844 }, { name: '1280x800', width: 1280, height: 800 }];
 const themes = ['light', 'dark'];
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -115,6 +118,55 @@ async function checkState(page, pair, state, ready) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/**
+ * The listing's header row stays in sight while a long listing is scrolled (issue 33): with
+ * every fold of `key` open, the listing's top brought into sight and the mouse wheel turned
+ * over it, at each size, the header's top is at or below the top of the visible area (the
+ * view beside the list; the window on a phone), its bottom above the window's, and the first
+ * row has gone up under it. On main's stylesheet the wheel scrolled the view (or the page),
+ * header and all: the listing's own region only scrolled sideways.
+ */
+async function checkStickyHeader(page, pair, key) {
+  const open = Array.from({ length: 80 }, (_, i) => i).join('.');
+  await page.evaluate(([k, o]) => { location.hash = `#tab=functions&fn=${encodeURIComponent(k)}&open=${o}`; }, [key, open]);
+  const shown = await page.waitForSelector(`.fview[data-key="${key}"] .listing tbody tr`, { timeout: 20000 }).catch(() => null);
+  for (const size of sizes) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const start = shown && (await page.evaluate(() => {
+      const w = document.querySelector('.listing-wrap');
+      w.scrollTop = 0;
+      w.scrollIntoView({ block: 'start' });
+      const r = w.getBoundingClientRect();
+      return { x: r.x, y: r.y, table: w.querySelector('table').offsetHeight };
+    }));
+    let m = null;
+    if (start) {
+      await page.mouse.move(start.x + 40, Math.max(start.y, 0) + 60);
+      for (let i = 0; i < 8; i++) {
+        await page.mouse.wheel(0, 300);
+        await page.waitForTimeout(60);
+      }
+      await page.waitForTimeout(400);
+      m = await page.evaluate(() => {
+        const w = document.querySelector('.listing-wrap');
+        // The visible area's top: the lowest top of the boxes around the listing that scroll.
+        let top = 0;
+        for (let e = w.parentElement; e; e = e.parentElement) if (/auto|scroll/.test(getComputedStyle(e).overflowY)) top = Math.max(top, e.getBoundingClientRect().top);
+        const th = w.querySelector('thead th').getBoundingClientRect();
+        return { top: Math.round(top), th: Math.round(th.top), bottom: Math.round(th.bottom), first: Math.round(w.querySelector('tbody tr').getBoundingClientRect().top) };
+      });
+      await page.screenshot({ path: path.join(shotDir, `${pair}-sticky-header-${size.name}.png`) });
+    }
+    const ok = !!m && start.table > size.height && m.th >= m.top - 1 && m.bottom <= size.height && m.first < m.th;
+    checks++;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${pair} · ${size.name}: the listing's header stays in sight while ${key}'s listing (${start?.table} px) is scrolled: `
+      + (m ? `header at ${m.th}–${m.bottom} px, visible from ${m.top} px, first row at ${m.first} px` : 'no listing'));
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 const browser = await launchChromium();
 const started = Date.now();
 try {
@@ -154,6 +206,7 @@ try {
     if (!legendOk) failures++;
     console.log(`${legendOk ? 'ok  ' : 'FAIL'} ${pair.name}: the function view's legend explains its kinds (${legend.explained}) and columns (${legend.terms.join(', ')})`);
     await checkState(page, pair.name, 'function');
+    await checkStickyHeader(page, pair.name, pair.long);
 
     await page.click('[data-tab=stats]');
     await page.waitForFunction(() => document.querySelector('.stats') && !document.querySelector('.stats').textContent.includes('loading…'));

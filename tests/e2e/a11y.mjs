@@ -6,6 +6,7 @@
 //   - nothing clipped: no element that hides its overflow (overflow hidden/clip, ellipsis) with
 //     text cut, no listing cell whose content is wider than the cell, no chart label past the
 //     chart's edge, and the page itself does not scroll sideways;
+//   - the family chart's labels and values are drawn at 10 px or more, within the chart;
 //   - the listing's header row stays in sight while a long listing is scrolled;
 //   - a screenshot per state, size and theme in ${CARGO_TARGET_DIR:-target}/e2e-screenshots/.
 // One browser and one page per pair: sizes and themes change in place.
@@ -119,6 +120,34 @@ async function checkState(page, pair, state, ready) {
 }
 
 /**
+ * The family chart's text is readable at both sizes (issue 33): every family label and value
+ * is drawn at 10 px or more (its font size times the drawing's scale: an SVG scaled down to a
+ * phone's width drew its 11.5 px labels at ~6 px), and lies within the chart's box.
+ */
+async function checkChartText(page, pair) {
+  for (const size of sizes) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const m = await page.evaluate(() => {
+      const chart = document.querySelector('.family-chart');
+      if (!chart) return null;
+      const box = chart.getBoundingClientRect();
+      const texts = [...chart.querySelectorAll('.fam-label, .bar-val')];
+      const px = (el) => parseFloat(getComputedStyle(el).fontSize) * (el.ownerSVGElement ? el.ownerSVGElement.getScreenCTM().a : 1);
+      const smallest = texts.reduce((a, el) => (px(el) < a.px ? { px: px(el), text: el.textContent } : a), { px: Infinity, text: '' });
+      const outside = texts.filter((el) => { const r = el.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; }).map((el) => el.textContent);
+      return { n: texts.length, smallest, outside };
+    });
+    const ok = !!m && m.n > 0 && m.smallest.px >= 10 && m.outside.length === 0;
+    checks++;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${pair} · ${size.name}: the family chart's ${m?.n} texts are drawn at 10 px or more (smallest ${m?.smallest.px.toFixed(1)} px: "${m?.smallest.text}")`
+      + ` and lie within the chart${m?.outside.length ? ` (not: ${m.outside.slice(0, 4).join(', ')})` : ''}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/**
  * The listing's header row stays in sight while a long listing is scrolled (issue 33): with
  * every fold of `key` open, the listing's top brought into sight and the mouse wheel turned
  * over it, at each size, the header's top is at or below the top of the visible area (the
@@ -184,6 +213,7 @@ try {
     await page.waitForFunction(() => document.querySelector('.top-list, .overview .card p.muted') && document.querySelectorAll('.side-file').length >= 2,
       null, { timeout: 120000, polling: 100 });
     await checkState(page, pair.name, 'overview');
+    await checkChartText(page, pair.name);
 
     // The worst regression's view (the first of the overview's ranked list; without
     // regressions, the list's first changed function), opened by the URL.

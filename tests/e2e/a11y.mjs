@@ -4,7 +4,7 @@
 // share dialog), at 390×844 and 1280×800, in light and dark (prefers-color-scheme):
 //   - axe-core (from .tools/npm, WCAG 2.0/2.1 A and AA rules) run in the page: 0 violations;
 //   - nothing clipped: no element that hides its overflow (overflow hidden/clip, ellipsis) with
-//     text cut, no listing cell whose content is wider than the cell, no chart label past the
+//     text cut (the function list's names included: they wrap over two-line rows), no listing cell whose content is wider than the cell, no chart label past the
 //     chart's edge, and the page itself does not scroll sideways;
 //   - the family chart's labels and values are drawn at 10 px or more, within the chart;
 //   - the listing's header row stays in sight while a long listing is scrolled;
@@ -53,13 +53,6 @@ function clippedInPage() {
   if (doc.scrollWidth > innerWidth + 1) out.push(`the page scrolls sideways: ${doc.scrollWidth} px wide in a ${innerWidth} px window`);
   for (const el of document.body.querySelectorAll('*')) {
     if (el instanceof SVGElement || !el.checkVisibility() || !text(el)) continue;
-    // The virtualized function list's rows have one fixed height: a name or location longer
-    // than its row ends in an ellipsis there (the row's name, its outer part before the leaf
-    // that tells same-named code objects apart, its location), and only there, when the row
-    // carries the whole text in its title (the function's view, once opened, shows it whole
-    // too). Known gap (docs/web.md).
-    const row = el.closest('.frow .fname') && el.closest('.frow');
-    if (row && row.title.includes(text(el))) continue;
     const cs = getComputedStyle(el);
     const hides = (o) => o === 'hidden' || o === 'clip';
     const cell = el.matches('.listing td');

@@ -134,7 +134,7 @@ node tests/e2e/bomb_link.mjs --url "http://127.0.0.1:$port/" 2>&1 | grep -v 'une
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] || exit "$status"
 # Keyboard only (the walk on the demo pair and on the benchmark's pair made above, at 390x844
-# and 1280x800, light and dark), the URL round trip, and the report's share links
+# and 1280x800, light and dark), the URL round trip on both pairs, and the report's share links
 # (tests/e2e/keyboard.mjs).
 node tests/e2e/keyboard.mjs --url "http://127.0.0.1:$port/" --base "$out/base.json" --head "$out/head.json" \
   --big-base "$out/bench-base.json" --big-head "$out/bench-head.json" \

@@ -4,8 +4,10 @@
 // share dialog), at 390×844 and 1280×800, in light and dark (prefers-color-scheme):
 //   - axe-core (from .tools/npm, WCAG 2.0/2.1 A and AA rules) run in the page: 0 violations;
 //   - nothing clipped: no element that hides its overflow (overflow hidden/clip, ellipsis) with
-//     text cut, no listing cell whose content is wider than the cell, no chart label past the
+//     text cut (the function list's names included: they wrap over two-line rows), no listing cell whose content is wider than the cell, no chart label past the
 //     chart's edge, and the page itself does not scroll sideways;
+//   - the family chart's labels and values are drawn at 10 px or more, within the chart;
+//   - the listing's header row stays in sight while a long listing is scrolled;
 //   - a screenshot per state, size and theme in ${CARGO_TARGET_DIR:-target}/e2e-screenshots/.
 // One browser and one page per pair: sizes and themes change in place.
 //
@@ -26,8 +28,10 @@ const axeSource = fs.readFileSync(path.join(root, '.tools/npm/node_modules/axe-c
 const shotDir = path.resolve(root, process.env.CARGO_TARGET_DIR || 'target', 'e2e-screenshots');
 fs.mkdirSync(shotDir, { recursive: true });
 
-const pairs = [{ name: 'demo', base: args.base, head: args.head }];
-if (args['big-base']) pairs.push({ name: 'big', base: args['big-base'], head: args['big-head'] });
+// `long`: a function whose listing, every fold open, is taller than the window (for the
+// sticky header's check): the demo's main, and the stdlib's regex parser in the big pair.
+const pairs = [{ name: 'demo', base: args.base, head: args.head, long: '__main__:main' }];
+if (args['big-base']) pairs.push({ name: 'big', base: args['big-base'], head: args['big-head'], long: 're._parser:_parse' });
 const sizes = [{ name: '390x844', width: 390, height: 844 }, { name: '1280x800', width: 1280, height: 800 }];
 const themes = ['light', 'dark'];
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -49,13 +53,6 @@ function clippedInPage() {
   if (doc.scrollWidth > innerWidth + 1) out.push(`the page scrolls sideways: ${doc.scrollWidth} px wide in a ${innerWidth} px window`);
   for (const el of document.body.querySelectorAll('*')) {
     if (el instanceof SVGElement || !el.checkVisibility() || !text(el)) continue;
-    // The virtualized function list's rows have one fixed height: a name or location longer
-    // than its row ends in an ellipsis there (the row's name, its outer part before the leaf
-    // that tells same-named code objects apart, its location), and only there, when the row
-    // carries the whole text in its title (the function's view, once opened, shows it whole
-    // too). Known gap (docs/web.md).
-    const row = el.closest('.frow .fname') && el.closest('.frow');
-    if (row && row.title.includes(text(el))) continue;
     const cs = getComputedStyle(el);
     const hides = (o) => o === 'hidden' || o === 'clip';
     const cell = el.matches('.listing td');
@@ -115,6 +112,83 @@ async function checkState(page, pair, state, ready) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/**
+ * The family chart's text is readable at both sizes (issue 33): every family label and value
+ * is drawn at 10 px or more (its font size times the drawing's scale: an SVG scaled down to a
+ * phone's width drew its 11.5 px labels at ~6 px), and lies within the chart's box.
+ */
+async function checkChartText(page, pair) {
+  for (const size of sizes) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const m = await page.evaluate(() => {
+      const chart = document.querySelector('.family-chart');
+      if (!chart) return null;
+      const box = chart.getBoundingClientRect();
+      const texts = [...chart.querySelectorAll('.fam-label, .bar-val')];
+      const px = (el) => parseFloat(getComputedStyle(el).fontSize) * (el.ownerSVGElement ? el.ownerSVGElement.getScreenCTM().a : 1);
+      const smallest = texts.reduce((a, el) => (px(el) < a.px ? { px: px(el), text: el.textContent } : a), { px: Infinity, text: '' });
+      const outside = texts.filter((el) => { const r = el.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; }).map((el) => el.textContent);
+      return { n: texts.length, smallest, outside };
+    });
+    const ok = !!m && m.n > 0 && m.smallest.px >= 10 && m.outside.length === 0;
+    checks++;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${pair} · ${size.name}: the family chart's ${m?.n} texts are drawn at 10 px or more (smallest ${m?.smallest.px.toFixed(1)} px: "${m?.smallest.text}")`
+      + ` and lie within the chart${m?.outside.length ? ` (not: ${m.outside.slice(0, 4).join(', ')})` : ''}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/**
+ * The listing's header row stays in sight while a long listing is scrolled (issue 33): with
+ * every fold of `key` open, the listing's top brought into sight and the mouse wheel turned
+ * over it, at each size, the header's top is at or below the top of the visible area (the
+ * view beside the list; the window on a phone), its bottom above the window's, and the first
+ * row has gone up under it. On main's stylesheet the wheel scrolled the view (or the page),
+ * header and all: the listing's own region only scrolled sideways.
+ */
+async function checkStickyHeader(page, pair, key) {
+  const open = Array.from({ length: 80 }, (_, i) => i).join('.');
+  await page.evaluate(([k, o]) => { location.hash = `#tab=functions&fn=${encodeURIComponent(k)}&open=${o}`; }, [key, open]);
+  const shown = await page.waitForSelector(`.fview[data-key="${key}"] .listing tbody tr`, { timeout: 20000 }).catch(() => null);
+  for (const size of sizes) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const start = shown && (await page.evaluate(() => {
+      const w = document.querySelector('.listing-wrap');
+      w.scrollTop = 0;
+      w.scrollIntoView({ block: 'start' });
+      const r = w.getBoundingClientRect();
+      return { x: r.x, y: r.y, table: w.querySelector('table').offsetHeight };
+    }));
+    let m = null;
+    if (start) {
+      await page.mouse.move(start.x + 40, Math.max(start.y, 0) + 60);
+      for (let i = 0; i < 8; i++) {
+        await page.mouse.wheel(0, 300);
+        await page.waitForTimeout(60);
+      }
+      await page.waitForTimeout(400);
+      m = await page.evaluate(() => {
+        const w = document.querySelector('.listing-wrap');
+        // The visible area's top: the lowest top of the boxes around the listing that scroll.
+        let top = 0;
+        for (let e = w.parentElement; e; e = e.parentElement) if (/auto|scroll/.test(getComputedStyle(e).overflowY)) top = Math.max(top, e.getBoundingClientRect().top);
+        const th = w.querySelector('thead th').getBoundingClientRect();
+        return { top: Math.round(top), th: Math.round(th.top), bottom: Math.round(th.bottom), first: Math.round(w.querySelector('tbody tr').getBoundingClientRect().top) };
+      });
+      await page.screenshot({ path: path.join(shotDir, `${pair}-sticky-header-${size.name}.png`) });
+    }
+    const ok = !!m && start.table > size.height && m.th >= m.top - 1 && m.bottom <= size.height && m.first < m.th;
+    checks++;
+    if (!ok) failures++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${pair} · ${size.name}: the listing's header stays in sight while ${key}'s listing (${start?.table} px) is scrolled: `
+      + (m ? `header at ${m.th}–${m.bottom} px, visible from ${m.top} px, first row at ${m.first} px` : 'no listing'));
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 const browser = await launchChromium();
 const started = Date.now();
 try {
@@ -132,6 +206,7 @@ try {
     await page.waitForFunction(() => document.querySelector('.top-list, .overview .card p.muted') && document.querySelectorAll('.side-file').length >= 2,
       null, { timeout: 120000, polling: 100 });
     await checkState(page, pair.name, 'overview');
+    await checkChartText(page, pair.name);
 
     // The worst regression's view (the first of the overview's ranked list; without
     // regressions, the list's first changed function), opened by the URL.
@@ -154,6 +229,7 @@ try {
     if (!legendOk) failures++;
     console.log(`${legendOk ? 'ok  ' : 'FAIL'} ${pair.name}: the function view's legend explains its kinds (${legend.explained}) and columns (${legend.terms.join(', ')})`);
     await checkState(page, pair.name, 'function');
+    await checkStickyHeader(page, pair.name, pair.long);
 
     await page.click('[data-tab=stats]');
     await page.waitForFunction(() => document.querySelector('.stats') && !document.querySelector('.stats').textContent.includes('loading…'));

@@ -10,7 +10,7 @@ use std::time::Duration;
 use gloo::timers::future::sleep;
 use specdiff_web::bridge::Bridge;
 use specdiff_web::components::app::App;
-use specdiff_web::components::function_list::FunctionList;
+use specdiff_web::components::function_list::{FunctionList, ROW_HEIGHT};
 use specdiff_web::components::function_view::{FunctionView, FunctionViewProps};
 use specdiff_web::components::Ctx;
 use specdiff_web::view_model::*;
@@ -406,7 +406,7 @@ async fn ten_thousand_functions_are_virtualized() {
     assert!(text(&count).contains("10,000 of 10,000"), "{}", text(&count));
     // Scrolling to the end renders the last rows.
     let list = root.query_selector(".vlist").unwrap().unwrap();
-    list.set_scroll_top(30 * 10_000);
+    list.set_scroll_top((ROW_HEIGHT * 10_000.0) as i32);
     list.dispatch_event(&web_sys::Event::new("scroll").unwrap()).unwrap();
     wait_for(&root, ".frow[data-key='m:f9999']", |_| true).await;
     app.destroy();

@@ -13,7 +13,7 @@ use crate::view_model::{ChangeKind, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
 /// Height of one row in CSS pixels (must match `.frow` in the style sheet).
-pub const ROW_HEIGHT: f64 = 30.0;
+pub const ROW_HEIGHT: f64 = 42.0;
 /// Rows rendered above and below the visible ones.
 const OVERSCAN: usize = 12;
 

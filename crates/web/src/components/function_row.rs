@@ -48,16 +48,15 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
     } else {
         format!("specialized sites / adaptive sites ({})", percent(r.before.map_or(0.0, |s| s.ratio())))
     };
-    let (outer, leaf) = split_name(&r.qualname);
     html! {
         <button type="button" class={classes!("frow", props.selected.then_some("selected"), (props.diff && !r.is_changed()).then_some("unchanged"))}
             style={format!("top:{}px", props.top)} {onclick} aria-current={props.selected.then_some("true")}
             data-key={r.key.clone()} title={format!("{} · {} · {}", r.qualname, r.module, r.location)}>
             <span class="heat" title={r.hot_words()}><span style={format!("width:{heat:.0}%")}></span></span>
+            // The name and its location wrap over the row's two lines (`.fname`): read whole,
+            // `<lambda>@59:13` included, not only in the row's title.
             <span class="fname">
-                // The last part of the name is what tells same-named code objects apart
-                // (`<lambda>@59:13`): it is never the part a narrow row cuts.
-                <span class="qual"><span class="qual-outer">{outer}</span><span class="qual-leaf">{leaf}</span></span>
+                <span class="qual">{r.qualname.clone()}</span>
                 <span class="loc">{r.location.clone()}</span>
             </span>
             <span class="fbadges">
@@ -70,35 +69,3 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
         </button>
     }
 }
-
-/// A display name split before its last part: `make_shapes.<locals>.` and `<lambda>@59:13`
-/// (a dot after the `@` of a place, or inside `<…>`, does not split).
-pub fn split_name(name: &str) -> (&str, &str) {
-    let head = name.split_once('@').map_or(name, |(h, _)| h);
-    let mut depth = 0i32;
-    let mut cut = 0;
-    for (i, c) in head.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            '.' if depth == 0 => cut = i + 1,
-            _ => {}
-        }
-    }
-    name.split_at(cut)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_name;
-
-    #[test]
-    fn names_split_before_the_part_that_tells_them_apart() {
-        assert_eq!(split_name("make_shapes.<locals>.<lambda>@59:13"), ("make_shapes.<locals>.", "<lambda>@59:13"));
-        assert_eq!(split_name("Point.__init__"), ("Point.", "__init__"));
-        assert_eq!(split_name("main"), ("", "main"));
-        assert_eq!(split_name("f#9ac3~2"), ("", "f#9ac3~2"));
-        assert_eq!(split_name("<genexpr>@3:1.5"), ("", "<genexpr>@3:1.5"));
-    }
-}
-

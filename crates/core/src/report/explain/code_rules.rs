@@ -306,7 +306,10 @@ fn call_arguments(v: &SiteView) -> Option<CallArguments> {
     let mut missing = false;
     for l in line..=end_line.min(line.saturating_add(200)) {
         let Some(src) = v.dump.source_line(v.code.file, l) else {
-            missing = l > line;
+            if l == line {
+                return None; // The call's own start: nothing to read.
+            }
+            missing = true;
             continue;
         };
         let end = if l == end_line { end_col.min(src.len()) } else { src.len() };

@@ -130,9 +130,7 @@ impl Paired {
             })
             .collect()
     }
-}
 
-impl Paired {
     /// The loop `(bi, hi, ht)` of [`Paired::loops`], from head's `ht` to its jump `hi`, is
     /// base's loop ending at `bi` instruction for instruction, each with the same adaptive
     /// opname and argument (a jump's by its relative `arg`, whose label text moves with code
@@ -183,6 +181,8 @@ pub(crate) fn loop_traces_of(p: &Paired, base: &Dump, bc: &CodeInfo, head: &Dump
         let be = loop_executor(base, bc, bi);
         let he = loop_executor(head, hc, hi);
         let line = hc.instructions[hi as usize].line;
+        // The jump's adaptive form on each side (`JUMP_BACKWARD_JIT`, `_NO_JIT`, unquickened).
+        let jumps = (base.op(&bc.instructions[bi as usize]).name.as_str(), head.op(&hc.instructions[hi as usize]).name.as_str());
         let names = |d: &Dump, e: &Executor| e.uops.iter().map(|u| d.str(u.name).to_string()).collect::<Vec<_>>();
         let mut t = LoopTrace {
             kind: TraceChangeKind::Changed,
@@ -207,7 +207,7 @@ pub(crate) fn loop_traces_of(p: &Paired, base: &Dump, bc: &CodeInfo, head: &Dump
                     // 3.14+ quickens the jump the first time it runs: head never went round,
                     // so there is no trace to compare (how often code runs is hotness's story).
                     continue;
-                } else if let Some(why) = lost_why(base, bc, bi, head, hc, hi, ht) {
+                } else if let Some(why) = lost_why(base, bc, head, hc, jumps, (hi, ht)) {
                     (t.explanation, t.regression) = (why, true);
                 } else {
                     // Executors come and go between runs of the same program (warm-up and
@@ -217,7 +217,7 @@ pub(crate) fn loop_traces_of(p: &Paired, base: &Dump, bc: &CodeInfo, head: &Dump
                 }
             }
             (None, Some(_)) => {
-                let (bop, hop) = (&base.op(&bc.instructions[bi as usize]).name, &head.op(&hc.instructions[hi as usize]).name);
+                let (bop, hop) = jumps;
                 if bop == hop {
                     continue; // As for a lost trace: no cause, no report.
                 }
@@ -351,12 +351,11 @@ fn ends_early(d: &Dump, c: &CodeInfo, e: &Executor) -> Option<Option<u32>> {
 
 /// Why a loop has no executor in head, where the dumps show a cause (`None`: they do not,
 /// and executors come and go between runs of the same program).
-fn lost_why(base: &Dump, bc: &CodeInfo, bi: u32, head: &Dump, hc: &CodeInfo, hi: u32, ht: u32) -> Option<String> {
+fn lost_why(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, (bop, hop): (&str, &str), (hi, ht): (u32, u32)) -> Option<String> {
     let jit_on = |d: &Dump| d.python.jit.as_ref().and_then(|j| j.enabled);
     if jit_on(head) == Some(false) && jit_on(base) != Some(false) {
         return Some("the loop is no longer traced: the JIT was off in head's run".into());
     }
-    let (bop, hop) = (&base.op(&bc.instructions[bi as usize]).name, &head.op(&hc.instructions[hi as usize]).name);
     if bop != hop {
         return Some(format!("the loop is no longer traced: its jump is {hop} in head where base had {bop}"));
     }
@@ -364,9 +363,9 @@ fn lost_why(base: &Dump, bc: &CodeInfo, bi: u32, head: &Dump, hc: &CodeInfo, hi:
     Some(format!("the loop is no longer traced: no executor was attached to its jump when head's run ended, and {why}"))
 }
 
-/// A module global head's loop (instructions `ht..=hi`) rebinds or deletes and base's loop
-/// does not: CPython invalidates the executors that rely on a module's globals whenever one is
-/// rebound (the dict watcher), so each pass that rebinds it throws the loop's trace away.
+/// A module global head's loop (instructions `ht..=hi`) rebinds or deletes and base's function
+/// never stores: CPython invalidates the executors that rely on a module's globals whenever one
+/// is rebound (the dict watcher), so each pass that rebinds it throws the loop's trace away.
 fn rebound_global(base: &Dump, bc: &CodeInfo, head: &Dump, hc: &CodeInfo, hi: u32, ht: u32) -> Option<String> {
     let stores = |d: &Dump, i: &crate::model::Instruction| matches!(d.op(i).family.as_str(), "STORE_GLOBAL" | "DELETE_GLOBAL");
     // Base's whole function: a store that moved within it is not new to the loop's run.

@@ -104,11 +104,16 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
 
 /// The cost of one function's regressions (the estimated ones) and how many were not estimated.
 pub fn function_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff) -> (CostShare, u32) {
-    let mut total = CostShare::ZERO;
-    let mut unknown = 0;
-    for c in f.changes.iter().filter(|c| c.kind.is_regression()) {
-        match site_cost(report, head, model, f, c) {
-            SiteCost::Estimated { share } => total = total.plus(share),
+    let costs: Vec<SiteCost> = f.changes.iter().filter(|c| c.kind.is_regression()).map(|c| site_cost(report, head, model, f, c)).collect();
+    sum_sites(&costs)
+}
+
+/// The sum of sites' estimates, and how many were not estimated.
+fn sum_sites<'a>(costs: impl IntoIterator<Item = &'a SiteCost>) -> (CostShare, u32) {
+    let (mut total, mut unknown) = (CostShare::ZERO, 0);
+    for cost in costs {
+        match cost {
+            SiteCost::Estimated { share } => total = total.plus(*share),
             SiteCost::Nothing { .. } => {}
             SiteCost::Unknown { .. } => unknown += 1,
         }
@@ -274,15 +279,8 @@ pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCos
                 cost: site_cost(report, head, model, f, c),
             })
             .collect();
-        // The same sum as `function_cost`, from the sites just estimated rather than again.
-        let (mut share, mut unknown) = (CostShare::ZERO, 0);
-        for s in &sites {
-            match &s.cost {
-                SiteCost::Estimated { share: site } => share = share.plus(*site),
-                SiteCost::Nothing { .. } => {}
-                SiteCost::Unknown { .. } => unknown += 1,
-            }
-        }
+        // `function_cost`'s sum, of the sites just estimated rather than estimating them again.
+        let (share, unknown) = sum_sites(sites.iter().map(|s| &s.cost));
         if !f.import_time {
             total = total.plus(share);
             not_estimated += unknown;

@@ -118,19 +118,27 @@ pub(super) fn callee<'a>(facts: &'a ProgramFacts, module: &str, caller: &str, li
         let class = caller.rsplit_once('.')?.0;
         return method(facts, module, class, name);
     }
+    if let Some(m) = imported_module(facts, module, receiver) {
+        return global(facts, &m, name);
+    }
     match &facts.defs.get(&(module.to_string(), receiver.to_string()))?.kind {
-        DefKind::Import { module: m, name: None } => global(facts, m, name),
         DefKind::Import { module: m, name: Some(n) } => {
-            // `from pkg import sub` (a module), or `from m import C` (a class).
-            let sub = format!("{m}.{n}");
-            if facts.files.contains_key(&sub) {
-                return global(facts, &sub, name);
-            }
+            // `from m import C`: a class.
             let (key, def) = global(facts, m, n)?;
             matches!(def.kind, DefKind::Class { .. }).then_some(())?;
             method(facts, &key.0, &key.1, name)
         }
         DefKind::Class { .. } => method(facts, module, receiver, name),
+        _ => None,
+    }
+}
+
+/// The module `receiver` names in `module`, as the module imports it: `import m` (`import
+/// a.b` binds `a`), or `from pkg import sub` where `pkg.sub` is a module in the dump.
+pub(super) fn imported_module(facts: &ProgramFacts, module: &str, receiver: &str) -> Option<String> {
+    match &facts.defs.get(&(module.to_string(), receiver.to_string()))?.kind {
+        DefKind::Import { module: m, name: None } => Some(m.clone()),
+        DefKind::Import { module: m, name: Some(n) } => Some(format!("{m}.{n}")).filter(|sub| facts.files.contains_key(sub)),
         _ => None,
     }
 }

@@ -9,7 +9,7 @@
 use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::engine::classify::{Cause, ChangeKind};
 
-use super::callee_rules::global;
+use super::callee_rules::{global, imported_module};
 use super::context::{ExplainContext, Facts};
 use super::program::{ClassFacts, Def, DefKind, ProgramFacts};
 
@@ -159,17 +159,9 @@ pub(super) fn module_hook(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Str
     let text = h.dump.source_line(h.code.file, h.line()?)?;
     let receiver = receiver_of(text, &attr)?;
     // The receiver is the same module on both sides, as each calling module imports it.
-    let module_of = |facts: &ProgramFacts, v: &crate::engine::classify::SiteView| -> Option<String> {
-        let caller = v.dump.str(v.code.module);
-        match &facts.defs.get(&(caller.to_string(), receiver.to_string()))?.kind {
-            DefKind::Import { module, name: None } => Some(module.clone()),
-            DefKind::Import { module, name: Some(n) } => Some(format!("{module}.{n}")).filter(|m| facts.files.contains_key(m)),
-            _ => None,
-        }
-    };
     let (head, base) = (ctx.head_facts(), ctx.base_facts());
-    let module = module_of(head, &h)?;
-    if module_of(base, &b)? != module {
+    let module = imported_module(head, h.dump.str(h.code.module), receiver)?;
+    if imported_module(base, b.dump.str(b.code.module), receiver)? != module {
         return None;
     }
     let key = (module.clone(), "__getattr__".to_string());

@@ -277,6 +277,14 @@ pub(super) fn parameter_list(def: &str) -> Option<Vec<&str>> {
     bracketed_items(&def[def.find('(')? + 1..])
 }
 
+/// The module the `IMPORT_NAME` at `segment[at]` imports, made absolute from `importer`: 3.15
+/// adds " + lazy" / " + eager" to its text; the level is the constant two before it.
+fn import_target(d: &Dump, segment: &[&Instruction], at: usize, importer: &str, is_package: bool) -> Option<String> {
+    let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("");
+    let level = at.checked_sub(2).and_then(|l| int_constant(d, segment[l])).unwrap_or(0);
+    absolute_module(importer, is_package, level, text)
+}
+
 /// What a module or class body defines, and the modules it star-imports, in order.
 fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> (LiteMap<String, Def>, Vec<String>) {
     let mut defs = LiteMap::new();
@@ -293,9 +301,7 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
         // import must not be read as the import of the next name stored.
         if fam == "IMPORT_STAR" || (d.op(i).name == "CALL_INTRINSIC_1" && d.str(i.argrepr) == "INTRINSIC_IMPORT_STAR") {
             if let Some(at) = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME") {
-                let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("");
-                let level = at.checked_sub(2).and_then(|l| int_constant(d, segment[l])).unwrap_or(0);
-                stars.extend(absolute_module(&module, is_package, level, text));
+                stars.extend(import_target(d, &segment, at, &module, is_package));
             }
             segment.clear();
             continue;
@@ -308,10 +314,7 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
         let line = segment.iter().find_map(|s| s.line).or(i.line).unwrap_or(0);
         let at = segment.iter().rposition(|s| family(d, s) == "IMPORT_NAME");
         if let Some(at) = at {
-            // 3.15 adds " + lazy" / " + eager"; the level is the constant two before.
-            let text = d.str(segment[at].argrepr).split(" + ").next().unwrap_or("").to_string();
-            let level = at.checked_sub(2).and_then(|l| int_constant(d, segment[l])).unwrap_or(0);
-            imported = absolute_module(&module, is_package, level, &text);
+            imported = import_target(d, &segment, at, &module, is_package);
         }
         let from = segment.iter().rev().find(|s| family(d, s) == "IMPORT_FROM").map(|s| d.str(s.argrepr).to_string());
         // `import a.b as c` is IMPORT_NAME a.b (no from-list: None), IMPORT_FROM b: `c` is the

@@ -1,6 +1,6 @@
 //! The same two dumps give the same output, byte for byte, in every format and every process
 //! (issue 29): `programs/determinism/templates.py` makes thirty functions that all share one
-//! module and qualname (`__main__:root`, as Jinja2's compiled templates do), and its head
+//! module and qualname (`<template>:root`, as Jinja2's compiled templates do), and its head
 //! variant changes some of their bodies. Each `specdiff diff` below is a process of its own, so
 //! anything that hangs on a hash seed or on the order code happened to be read in shows up as
 //! two different outputs.

@@ -77,6 +77,10 @@ fn check_identity_fields(py: &Interpreter, d: &Dump) {
     assert!(cols.len() >= 3, "{}: the lambdas of line {line}: {cols:?}", py.label);
     assert_eq!(cols.iter().collect::<HashSet<_>>().len(), cols.len(), "{}: lambdas at {cols:?}", py.label);
     assert!(d.code.iter().all(|c| c.body.is_some()), "{}: a code object without body", py.label);
+    // exec_made's functions run in globals without `__name__`: no module of their own, so
+    // they are labelled with their pseudo-file, not as the script's.
+    let exec_made: Vec<&str> = d.code.iter().filter(|c| d.str(c.qualname) == "f").map(|c| d.str(c.module)).collect();
+    assert!(exec_made.len() >= 3 && exec_made.iter().all(|m| *m == "<string>"), "{}: {exec_made:?}", py.label);
     let all = names(d);
     let distinct: HashSet<_> = all.iter().collect();
     assert_eq!(distinct.len(), all.len(), "{}: two code objects share a display name", py.label);

@@ -36,7 +36,10 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
 
     def module_of(key):
         # The file's module; else (exec'd "<string>" code) the __module__ of a function made
-        # from it or from code nested in it; else the enclosing code's module; else __main__.
+        # from it or from code nested in it; else the enclosing code's module; else, for code
+        # exec'd from a pseudo-file ("<template>", "<string>") in globals without __name__
+        # (jinja2's templates), that file's name, never "__main__": the code is not the
+        # script's; else __main__.
         mod = direct_module(key)
         todo = list(children.get(key, ()))
         while mod is None and todo:
@@ -47,6 +50,10 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
         while mod is None and k in parent:
             k = parent[k]
             mod = direct_module(k)
+        if mod is None:
+            fn = codes[key].co_filename
+            if fn.startswith("<") and fn.endswith(">"):
+                return fn
         return mod or "__main__"
 
     def selected(mod, fn):

@@ -1,6 +1,7 @@
 """Thirty "compiled templates", each a module-level function named `root` made by exec (as
-Jinja2 compiles every template to a `root(context)`), rendered in a loop. Every `root` shares
-its module and qualname with the others: only their bodies tell them apart. `VARIANT=head`
+Jinja2 compiles every template to a `root(context)`, from the pseudo-file "<template>", in
+globals without `__name__`), rendered in a loop. Every `root` shares its module (`<template>`)
+and qualname with the others: only their bodies tell them apart. `VARIANT=head`
 changes some bodies the way a template engine's upgrade changes its generated code (an extra
 escape call, a different loop helper), so base and head pair by evidence or not at all.
 """
@@ -44,7 +45,7 @@ def compile_all():
     roots = []
     for k in range(30):
         ns = {"escape": escape}
-        exec(compile(template_source(k), "<template %d>" % (k % 5), "exec"), ns)
+        exec(compile(template_source(k), "<template>", "exec"), ns)
         roots.append(ns["root"])
     return roots
 

@@ -1,7 +1,8 @@
 //! The loopback server of `specdiff view`: the viewer page and the runs it opens, on
 //! `127.0.0.1` only, to its own user only. This file owns who is answered and with what
 //! ([`Site`]); `serve/http.rs` owns the connections (bounded request heads, timeouts, one
-//! thread per connection up to a cap).
+//! thread per connection up to a cap); `serve/pool.rs` owns the connection places and who
+//! gives one up when all are taken.
 //!
 //! What it serves is a fixed table of paths built before it starts: the page and one path per
 //! dump. Nothing is read from disk while serving, so no request can name a file: there is no
@@ -21,6 +22,7 @@
 //! rebinding) sends its own name and gets 403.
 
 mod http;
+mod pool;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -10,18 +10,20 @@
 //!   connection, or the end of the previous answer on a kept-alive one): a silent or trickling
 //!   client is closed, not waited for. An answer that makes no progress for
 //!   [`WRITE_TIMEOUT`] (a client that asks and never reads) ends its connection.
-//! - Each connection has its own thread, at most [`MAX_CONNECTIONS`] at once; one more is
-//!   answered 503 at once and closed. So a client that pipelines requests and reads nothing
-//!   blocks only itself (the old server answered every client from one thread, in order).
+//! - Each connection has its own thread, at most [`MAX_CONNECTIONS`] at once. One more takes
+//!   the place of the oldest connection still waiting for a request head, which is closed; only
+//!   when every place is answering is it refused with 503 (`serve/pool.rs`). So a client that
+//!   pipelines requests and reads nothing blocks only itself (the old server answered every
+//!   client from one thread, in order), and silent clients cannot keep the page out.
 //! - Only GET and HEAD are served and no request body is ever read: a request that announces
 //!   one is answered, then its connection closed, so no body is taken for a next request.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::pool::{Place, Pool};
 use super::{Answer, Site};
 use crate::output::plain_io_error;
 
@@ -31,8 +33,6 @@ pub const MAX_REQUEST_LINE: usize = 8 * 1024;
 pub const MAX_HEAD: usize = 32 * 1024;
 /// The most header fields in one request; more gets 431.
 pub const MAX_HEADERS: usize = 64;
-/// Connections served at once; one more gets 503.
-pub const MAX_CONNECTIONS: usize = 32;
 /// How long a request head may take to arrive, whole.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long writing an answer may make no progress.
@@ -68,7 +68,7 @@ impl Server {
     /// Answers requests until the process ends (Ctrl-C ends it, see `signals`).
     pub fn run(self, site: Site) -> ! {
         let site = Arc::new(site);
-        let live = Arc::new(AtomicUsize::new(0));
+        let pool = Arc::new(Pool::default());
         loop {
             let stream = match self.listener.accept() {
                 Ok((stream, _)) => stream,
@@ -79,45 +79,23 @@ impl Server {
                     continue;
                 }
             };
-            let Some(slot) = Slot::take(&live) else {
+            let Some(place) = pool.take() else {
                 busy(stream);
                 continue;
             };
             let site = Arc::clone(&site);
             let port = self.port;
             // When no thread can be made, the closure is dropped: its stream closes, its
-            // slot is given back.
+            // place is given back.
             let _ = std::thread::Builder::new()
                 .name("specdiff-view".into())
                 .stack_size(STACK_SIZE)
-                .spawn(move || {
-                    let _slot = slot;
-                    serve(stream, &site, port);
-                });
+                .spawn(move || serve(stream, &site, port, &place));
         }
     }
 }
 
-/// One of the [`MAX_CONNECTIONS`] places, given back when dropped.
-struct Slot(Arc<AtomicUsize>);
-
-impl Slot {
-    fn take(live: &Arc<AtomicUsize>) -> Option<Slot> {
-        live.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < MAX_CONNECTIONS).then_some(n + 1)
-        })
-        .ok()
-        .map(|_| Slot(Arc::clone(live)))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// Over the cap: 503 from the accepting thread, which must not wait on anyone, so the write
+/// Every place answering: 503 from the accepting thread, which must not wait on anyone, so the write
 /// does not block (a new socket's empty send buffer takes these few bytes at once).
 fn busy(mut stream: TcpStream) {
     let _ = stream.set_nonblocking(true);
@@ -147,7 +125,7 @@ enum Refusal {
 }
 
 /// Serves one connection: its requests in order, until it closes, errs or times out.
-fn serve(mut stream: TcpStream, site: &Site, port: u16) {
+fn serve(mut stream: TcpStream, site: &Site, port: u16, place: &Place) {
     let _ = stream.set_nodelay(true);
     if stream.set_write_timeout(Some(WRITE_TIMEOUT)).is_err() {
         return;
@@ -155,12 +133,15 @@ fn serve(mut stream: TcpStream, site: &Site, port: u16) {
     // Bytes read and not yet used: the rest of a pipelined batch.
     let mut pending = Vec::new();
     loop {
-        let request = match read_request(&mut stream, &mut pending) {
+        let waiting = place.waiting(&stream);
+        let read = read_request(&mut stream, &mut pending);
+        drop(waiting);
+        let request = match read {
             Ok(request) => request,
             Err(Refusal::Gone) => return,
             Err(Refusal::Status(status, why)) => {
                 let _ = respond(&mut stream, false, &Answer::text(status, why), true);
-                return linger(stream);
+                return linger(stream, place);
             }
         };
         let answer = site.answer(
@@ -169,12 +150,15 @@ fn serve(mut stream: TcpStream, site: &Site, port: u16) {
             request.host.as_deref(),
             port,
         );
-        let close = request.close || request.has_body;
+        // A refused request (no token, another Host) closes its connection: a client without
+        // the token keeps no place beyond its one answer and the linger, where it can be
+        // pushed out (`serve/pool.rs`).
+        let close = request.close || request.has_body || answer.status == 403;
         if respond(&mut stream, request.method == "HEAD", &answer, close).is_err() {
             return;
         }
         if close {
-            return linger(stream);
+            return linger(stream, place);
         }
     }
 }
@@ -313,9 +297,11 @@ fn head(status: u16, content_type: &str, length: usize, close: bool) -> Vec<u8> 
 /// Closes after a refusal or a last answer. The client may still be sending (the rest of a
 /// 1 MB URL, a body): closing with unread bytes makes the kernel reset the connection, which
 /// can destroy the answer before the client reads it. So: stop writing, then read and drop
-/// what comes, in a fixed buffer, for at most [`LINGER`].
-fn linger(mut stream: TcpStream) {
+/// what comes, in a fixed buffer, for at most [`LINGER`]; meanwhile the connection counts as
+/// waiting, so a new one may take its place.
+fn linger(mut stream: TcpStream, place: &Place) {
     let _ = stream.shutdown(Shutdown::Write);
+    let _waiting = place.waiting(&stream);
     let deadline = Instant::now() + LINGER;
     let mut sink = [0u8; CHUNK];
     loop {

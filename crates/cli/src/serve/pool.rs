@@ -59,7 +59,11 @@ impl Pool {
             if left.is_zero() {
                 return None;
             }
-            state = self.freed.wait_timeout(state, left).unwrap_or_else(|e| e.into_inner()).0;
+            state = self
+                .freed
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
         state.taken += 1;
         Some(Place(Arc::clone(self)))
@@ -85,7 +89,10 @@ impl Place {
             state.waiting.insert(number, handle);
             self.0.freed.notify_all();
         }
-        Waiting { pool: &self.0, number }
+        Waiting {
+            pool: &self.0,
+            number,
+        }
     }
 }
 

@@ -157,6 +157,14 @@ fn definition_change(name: &str, at: &str, now: &Def, then: &Def) -> Option<Stri
     // One decorator spelled two ways (`@not_implemented_for` imported, `@nx.utils.
     // not_implemented_for` through the package: networkx 2.8 → 3.4) is not a new one.
     let last = |d: &String| d.rsplit('.').next().unwrap_or(d).to_string();
+    // `self.f()` where `f` is a property calls what the property returns, not `f`: its
+    // definition says nothing of the callee (marshmallow 3.21's `set_class` went from a
+    // `@property` returning `set` to `set_class = OrderedSet`; the call lost `CALL_BUILTIN_CLASS`
+    // to the new callee, a Python class, not to the decorator).
+    let property = |ds: &[String]| ds.iter().any(|d| matches!(last(d).as_str(), "property" | "cached_property" | "getter" | "setter" | "deleter"));
+    if property(dn) || property(dt) {
+        return None;
+    }
     let (ln, lt): (Vec<String>, Vec<String>) = (dn.iter().map(last).collect(), dt.iter().map(last).collect());
     if ln != lt {
         let added: Vec<&String> = dn.iter().filter(|d| !lt.contains(&last(d))).collect();
@@ -386,6 +394,13 @@ mod tests {
         let now = f(vec!["nx.utils.not_implemented_for".into(), "nx._dispatchable".into()], false, "def f(a):");
         let why = definition_change("f", "m.py:3", &now, &then).unwrap();
         assert!(why.contains("wrapped by `@nx._dispatchable`") && !why.contains("not_implemented_for"), "{why}");
+        // A property, on either side: the call calls its value, which the definition does not show.
+        let value = Def { kind: DefKind::Value(vec!["OrderedSet".into()]), line: 317, signature: None, unseen: false };
+        for prop in ["property", "functools.cached_property"] {
+            let p = f(vec![prop.into()], false, "def f(self):");
+            assert_eq!(definition_change("f", "m.py:3", &value, &p), None, "{prop}");
+            assert_eq!(definition_change("f", "m.py:3", &p, &plain), None, "{prop}");
+        }
     }
 
     #[test]

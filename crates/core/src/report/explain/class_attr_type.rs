@@ -16,7 +16,9 @@
 //! line, resolved as the callee rules resolve one: `self`/`cls` in a method of class `C` (`C`,
 //! its subclasses, and the classes `C` makes when `C` is a metaclass), or a plain name that
 //! the module defines or imports as a class. Both runs must have the table and resolve the
-//! receiver to the same class; head must have such a value and base none.
+//! receiver to the same class; head must have such a value and base none; and head's load must
+//! be one that an immutable value would have let specialize ([`specialized_if_immutable`]):
+//! otherwise the value's type is not what stopped it.
 
 use crate::engine::classify::{Cause, ChangeKind, SiteView};
 use crate::model::dump::ClassInfo;
@@ -43,8 +45,9 @@ impl Receiver {
     }
 }
 
-/// The receiver of `.attr` at site `v`, resolved in its program's `facts`.
-fn receiver(facts: &ProgramFacts, v: &SiteView, attr: &str) -> Option<Receiver> {
+/// The receiver of `.attr` at site `v`, resolved in its program's `facts`, and whether it is
+/// written `cls`.
+fn receiver(facts: &ProgramFacts, v: &SiteView, attr: &str) -> Option<(Receiver, bool)> {
     let module = v.dump.str(v.code.module);
     let line = v.source_text()?;
     // A private name is mangled in the bytecode (`_Factory__instances`), not in the source.
@@ -57,10 +60,34 @@ fn receiver(facts: &ProgramFacts, v: &SiteView, attr: &str) -> Option<Receiver> 
         if class.ends_with('>') || class.contains(".<locals>") {
             return None;
         }
-        return Some(Receiver::MethodOf(format!("{module}:{class}")));
+        return Some((Receiver::MethodOf(format!("{module}:{class}")), name == "cls"));
     }
     let ((m, q), def) = global(facts, module, name)?;
-    matches!(def.kind, DefKind::Class { .. }).then(|| Receiver::Class(format!("{m}:{q}")))
+    matches!(def.kind, DefKind::Class { .. }).then(|| (Receiver::Class(format!("{m}:{q}")), false))
+}
+
+/// Whether head's load would have been specialized had the class attribute it finds been of
+/// an immutable type, so that its type is what stopped it. Measured with `dis` on 3.11.7,
+/// 3.12.1, 3.13.0, 3.14.8 and 3.15.0 (a class attribute holding `set`, `int`, a class made by
+/// `type`, and one made by `abc.ABCMeta`):
+/// - on a class (`C.x`, `cls.x`, `C.x()`): `LOAD_ATTR_CLASS` from 3.12; never on 3.11;
+/// - on an instance, a plain load (`o.x`): `LOAD_ATTR_NONDESCRIPTOR_*` from 3.13; never on 3.11
+///   or 3.12;
+/// - on an instance, a method call's load (`o.x()`, the load's oparg with its low bit set): never,
+///   whatever the value's type (marshmallow 3.21's `set_class = OrderedSet`, called as
+///   `self.set_class()`, was explained by its metaclass on 3.12: false).
+fn specialized_if_immutable(h: &SiteView, (receiver, written_cls): (&Receiver, bool)) -> bool {
+    let minor = h.dump.python.minor_version();
+    let on_class = match receiver {
+        Receiver::Class(_) => true,
+        // `cls` in a classmethod; `self` in a method of a metaclass is a class too.
+        Receiver::MethodOf(k) => written_cls || h.dump.classes.iter().flatten().any(|c| c.meta.contains(k)),
+    };
+    if on_class {
+        return minor >= (3, 12);
+    }
+    let method_call = h.spec().arg.is_some_and(|a| a & 1 == 1);
+    minor >= (3, 13) && !method_call
 }
 
 /// The classes `receiver` can be whose lookup of `attr` finds a mutable-typed value, with
@@ -109,8 +136,11 @@ pub(super) fn class_attr_type(ctx: &ExplainContext, f: &Facts) -> Option<(Cause,
         return None;
     }
     let attr = f.change.operand.as_deref()?;
-    let (rb, rh) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
+    let ((rb, _), (rh, cls)) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
     if rb != rh {
+        return None;
+    }
+    if !specialized_if_immutable(&h, (&rh, cls)) {
         return None;
     }
     let then = mutable_values(b.dump.classes.as_ref(), &rb, attr)?;
@@ -157,8 +187,9 @@ pub(super) fn instance_dict(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, S
         return None;
     }
     let attr = f.change.operand.as_deref()?;
-    let (rb, rh) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
-    if rb != rh || !matches!(rh, Receiver::MethodOf(_)) {
+    let ((rb, _), (rh, cls)) = (receiver(ctx.base_facts(), &b, attr)?, receiver(ctx.head_facts(), &h, attr)?);
+    // Through an instance: `self`, not `cls`.
+    if rb != rh || cls || !matches!(rh, Receiver::MethodOf(_)) {
         return None;
     }
     let then = without_values(b.dump.classes.as_ref(), &rb)?;

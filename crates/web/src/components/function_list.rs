@@ -1,5 +1,10 @@
 //! The function list: search, class filter, sort, and a virtualized list (only the rows in
 //! view are in the DOM, so 10k functions scroll smoothly).
+//!
+//! The rows in view are laid out by the browser, between two spacers that stand for the rows
+//! above and below at [`ROW_HEIGHT`] each: most rows are two lines high, and one whose name
+//! and location need more lines grows to fit them, so no name is ever cut (issue 33: names of
+//! 60–100 characters at 390 px). A tall row only shifts the rows after it while it is in view.
 
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -12,7 +17,8 @@ use crate::format::{grouped, count};
 use crate::view_model::{ChangeKind, Mode, Summary};
 use crate::state::{visible_rows, Action, Filter, Shared, Sort};
 
-/// Height of one row in CSS pixels (must match `.frow` in the style sheet).
+/// Height of a row of two lines in CSS pixels (`.frow`'s `min-height` in the style sheet): what
+/// the spacers count for each row not in the DOM.
 pub const ROW_HEIGHT: f64 = 42.0;
 /// Rows rendered above and below the visible ones.
 const OVERSCAN: usize = 12;
@@ -186,14 +192,16 @@ pub fn function_list(props: &FunctionListProps) -> Html {
                 }
             </div>
             <div class="vlist" ref={scroller} {onscroll} {onkeydown} role="region" aria-label="functions">
-                <div class="vlist-inner" style={format!("height:{}px", total as f64 * ROW_HEIGHT)}>
+                <div class="vlist-inner">
+                    <div style={format!("height:{}px", first as f64 * ROW_HEIGHT)}></div>
                     { for (first..last).map(|pos| {
                         let row = &s.rows[visible[pos]];
                         html! {
-                            <FunctionRowView key={row.key.clone()} row={row.clone()} top={pos as f64 * ROW_HEIGHT}
+                            <FunctionRowView key={row.key.clone()} row={row.clone()}
                                 selected={props.selected.as_deref() == Some(row.key.as_str())} {diff} />
                         }
                     }) }
+                    <div style={format!("height:{}px", (total - last) as f64 * ROW_HEIGHT)}></div>
                 </div>
                 if total == 0 {
                     <div class="empty-list">{ if diff && !props.filter.show_unchanged && props.filter.query.is_empty() && props.filter.class.is_none() {

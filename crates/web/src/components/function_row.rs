@@ -13,8 +13,6 @@ use crate::state::Action;
 pub struct FunctionRowProps {
     /// The row.
     pub row: FunctionRow,
-    /// Position from the top of the list, in pixels.
-    pub top: f64,
     /// Currently selected.
     pub selected: bool,
     /// Diff mode (show classes) or one run (show coverage).
@@ -50,7 +48,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
     };
     html! {
         <button type="button" class={classes!("frow", props.selected.then_some("selected"), (props.diff && !r.is_changed()).then_some("unchanged"))}
-            style={format!("top:{}px", props.top)} {onclick} aria-current={props.selected.then_some("true")}
+            {onclick} aria-current={props.selected.then_some("true")}
             data-key={r.key.clone()} title={format!("{} · {} · {}", r.qualname, r.module, r.location)}>
             <span class="heat" title={r.hot_words()}><span style={format!("width:{heat:.0}%")}></span></span>
             // The name and its location wrap over the row's two lines (`.fname`): read whole,

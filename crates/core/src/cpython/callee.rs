@@ -4,7 +4,10 @@
 //! `NULL` (or `self`) slot a call needs, its arguments, then the call. The load is
 //! `LOAD_GLOBAL f + NULL`, `LOAD_ATTR m + NULL|self` (3.11's `LOAD_METHOD m`), or
 //! `LOAD_SUPER_ATTR m + NULL|self`; any other callable (a local, a call's result, a subscript)
-//! gets a bare `PUSH_NULL`, which names nothing. Reading back from a call, each call met
+//! gets a bare `PUSH_NULL`, which names nothing. A `with` statement's calls are named by what
+//! pushed their callables: `BEFORE_WITH` (3.11–3.13) pushes the bound `__exit__` that the call
+//! at the block's end calls; 3.14's `LOAD_SPECIAL __exit__` and `LOAD_SPECIAL __enter__` push
+//! the two methods, each with its `self`. Reading back from a call, each call met
 //! closes one such load, so the load left open is the call's own. The name is kept only when
 //! that load starts on the line where the call starts: the call's span is the callee
 //! expression followed by the arguments, so anything else is a code shape this reading does
@@ -29,10 +32,21 @@ const LOOK_BACK: usize = 256;
 pub(crate) fn called_name<'a>(dump: &'a Dump, code: &CodeInfo, call: usize) -> Option<&'a str> {
     let (load, name) = callable_of(dump, code, call)?;
     let name = match name {
-        Some(name) => name,
+        Some(name) => attributes_after(dump, &code.instructions, load).unwrap_or(name),
         None => loaded_before_null(dump, &code.instructions, load)?,
     };
     same_start(&code.instructions[load], &code.instructions[call]).then_some(name)
+}
+
+/// 3.12 calls a module's function with the `NULL` pushed by the module's load and plain
+/// attribute loads after it (`itertools.chain(…)`: `LOAD_GLOBAL NULL + itertools`, `LOAD_ATTR
+/// chain`): the call calls the last of those attributes, on the load's line.
+fn attributes_after<'a>(dump: &'a Dump, ins: &[Instruction], load: usize) -> Option<&'a str> {
+    let after = ins[load + 1..].iter().take_while(|x| {
+        let text = dump.str(x.argrepr);
+        dump.op(x).family == "LOAD_ATTR" && strip_null_marks(text).len() == text.len() && same_start(x, &ins[load])
+    });
+    after.last().map(|x| dump.str(x.argrepr)).filter(|t| !t.is_empty())
 }
 
 /// The load that pushed the callable of the call at `call` (its index, and the name it loads,
@@ -69,12 +83,13 @@ fn is_call(dump: &Dump, i: &Instruction) -> bool {
 /// a bare `PUSH_NULL` (a callable with no name), `None` for any other instruction.
 fn callable_load<'a>(dump: &'a Dump, i: &Instruction) -> Option<Option<&'a str>> {
     let op = dump.op(i);
-    if op.family == "PUSH_NULL" {
-        return Some(None);
-    }
     let text = dump.str(i.argrepr);
-    if op.family == "LOAD_METHOD" {
-        return Some(Some(text).filter(|t| !t.is_empty()));
+    match op.family.as_str() {
+        "PUSH_NULL" => return Some(None),
+        "BEFORE_WITH" => return Some(Some("__exit__")),
+        "BEFORE_ASYNC_WITH" => return Some(Some("__aexit__")),
+        "LOAD_METHOD" | "LOAD_SPECIAL" => return Some(Some(text).filter(|t| !t.is_empty())),
+        _ => {}
     }
     let name = strip_null_marks(text);
     (name.len() != text.len() && !name.is_empty()).then_some(Some(name))
@@ -173,8 +188,43 @@ mod tests {
             ("CALL", "1"),
         ];
         assert_eq!(called("3.12.1", &ops), [None, Some("sorted".into())]);
+        // 3.12: itertools.chain(iter([x]), x), a module's function: the NULL comes with the module.
+        let ops = [
+            ("LOAD_GLOBAL", "NULL + itertools"),
+            ("LOAD_ATTR", "chain"),
+            ("LOAD_GLOBAL", "NULL + iter"),
+            ("LOAD_FAST", "x"),
+            ("BUILD_LIST", "1"),
+            ("CALL", "1"),
+            ("LOAD_FAST", "x"),
+            ("CALL", "2"),
+        ];
+        assert_eq!(called("3.12.1", &ops), [Some("iter".into()), Some("chain".into())]);
         let ops = [("LOAD_FAST", "a"), ("LOAD_METHOD", "append"), ("LOAD_FAST", "x"), ("PRECALL", "1"), ("CALL", "1")];
         assert_eq!(called("3.11.7", &ops), [Some("append".into())]);
+    }
+
+    #[test]
+    fn a_with_statements_calls_name_exit_and_enter() {
+        // `with open(p) as f: s = f.read()` as 3.12.1 and 3.14.8 compile it (`dis`).
+        let body = [("STORE_FAST", "f"), ("LOAD_FAST", "f"), ("LOAD_ATTR", "NULL|self + read"), ("CALL", "0"), ("STORE_FAST", "s")];
+        let exit = [("LOAD_CONST", "None"), ("LOAD_CONST", "None"), ("LOAD_CONST", "None")];
+        let ops: Vec<_> = [("LOAD_GLOBAL", "NULL + open"), ("LOAD_FAST", "p"), ("CALL", "1"), ("BEFORE_WITH", "")]
+            .into_iter()
+            .chain(body)
+            .chain(exit)
+            .chain([("CALL", "2")])
+            .collect();
+        assert_eq!(called("3.12.1", &ops), [Some("open".into()), Some("read".into()), Some("__exit__".into())]);
+        let ops: Vec<_> = [("LOAD_GLOBAL", "open + NULL"), ("LOAD_FAST", "p"), ("CALL", "1"), ("COPY", "1"), ("LOAD_SPECIAL", "__exit__")]
+            .into_iter()
+            .chain([("SWAP", "2"), ("SWAP", "3"), ("LOAD_SPECIAL", "__enter__"), ("CALL", "0")])
+            .chain(body)
+            .chain(exit)
+            .chain([("CALL", "3")])
+            .collect();
+        let names = called("3.14.0", &ops);
+        assert_eq!(names, [Some("open".into()), Some("__enter__".into()), Some("read".into()), Some("__exit__".into())]);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 """Issue 36: `specdiff diff --cost` against measured time, on bench/cost_validation's pairs.
 
     bench/cost_validation.py --python 3.14=PATH [--python 3.12=PATH ...] [--specdiff BIN]
-        [--runs 7] [--only NAME ...] [--out FILE.json]
+        [--runs 7] [--only NAME ...] [--out FILE.json] [--dumps DIR]
+    bench/cost_validation.py --python 3.14=PATH --measured EARLIER.json   (estimate again only)
+    bench/cost_validation.py --report EARLIER.json                       (print its tables again)
 
 Each program there is one pair: `PROGRAM.py base` and `PROGRAM.py head` run the same code on
 data (or a class) that differs by one change losing one specialization in the hot loop
@@ -134,20 +136,29 @@ def concordance(estimated, measured):
 
 
 def fmt(share):
-    return f"{share['percent']:5.1f} ({share['low']:.1f}–{share['high']:.1f})"
+    return f"{share['percent']:.1f} ({share['low']:.1f}–{share['high']:.1f})"
 
 
 def fmt_meas(s):
-    return f"{s['median']:+6.1f} ({s['ci_low']:+.1f}…{s['ci_high']:+.1f}; p10–p90 {s['p10']:+.1f}…{s['p90']:+.1f})"
+    return f"{s['median']:+.1f} ({s['ci_low']:+.1f}…{s['ci_high']:+.1f}) | {s['p10']:+.1f}…{s['p90']:+.1f}"
+
+
+def lost(sites, function=None):
+    """The regressed forms the estimate priced, `UNPACK_SEQUENCE_TWO_TUPLE` or `… (missing)`."""
+    forms = sorted({s["base"] + (" (missing)" if s["base"] == s["head"] else "") for s in sites
+                    if function in (None, s["function"]) and s["base"]})
+    return ", ".join(forms) or "none reported"
 
 
 def report(label, results):
+    """Prints the table (markdown), fills each pair's `agree` and `ranking`; returns the figures."""
     controls = [r for r in results if r["kind"] == "control"]
     noise = max((abs(r["measured"]["total"]["median"]) + 2 * r["measured"]["total"]["boot_sd"] for r in controls),
                 default=0.0)
-    print(f"\n## {label}: noise floor {noise:.1f} % (controls' |median| + 2 bootstrap SD)\n")
-    print(f"{'pair':24} {'estimate % (interval)':24} {'measured % (95% CI; p10–p90)':44} agree?")
-    singles = agree = 0
+    print(f"\n### {label}: noise floor {noise:.1f} % (controls' |median| + 2 bootstrap SD)\n")
+    print("| pair | lost in head | estimate % (interval) | measured % (95 % CI) | p10…p90 | in interval | agrees |")
+    print("|---|---|---:|---:|---:|---|---|")
+    singles = agree = inside = 0
     for r in results:
         est, meas = r["estimate"]["total"], r["measured"]["total"]
         verdict = agrees(est["percent"], meas["median"], noise)
@@ -157,41 +168,63 @@ def report(label, results):
         if r["kind"] == "single":
             singles += 1
             agree += verdict.startswith(("yes", "both"))
-        print(f"{r['pair']:24} {fmt(est):24} {fmt_meas(meas):44} {verdict}")
+        within = "yes" if est["low"] <= meas["median"] <= est["high"] else "no"
+        inside += r["kind"] == "single" and within == "yes"
+        print(f"| {r['pair']} | {lost(r['estimate']['sites'])} | {fmt(est)} | {fmt_meas(meas)} | {within} | {verdict} |")
         if r["kind"] == "multi":
             estimated = {f: s["percent"] for f, s in r["estimate"]["functions"].items()}
             measured = {p: s["median"] for p, s in r["measured"]["phases"].items()}
             for p in measured:
                 e = r["estimate"]["functions"].get(p)
-                print(f"  {p:22} {fmt(e) if e else 'no regression':24} {fmt_meas(r['measured']['phases'][p]):44}")
+                print(f"| ↳ `{p}` | {lost(r['estimate']['sites'], p)} | {fmt(e) if e else '–'} "
+                      f"| {fmt_meas(r['measured']['phases'][p])} | | |")
             r["ranking"] = concordance(estimated, measured)
-            print(f"  ranking: {r['ranking'][0]} of {r['ranking'][1]} pairs of functions in the same order")
-    print(f"\nsingle-change pairs agreeing: {agree} of {singles}")
-    return {"noise": noise, "single_agree": agree, "singles": singles}
+    print(f"\nsingle-change pairs agreeing: {agree} of {singles}; measured inside the estimate's interval: {inside} of {singles}")
+    for r in results:
+        if "ranking" in r:
+            print(f"ranking, {r['pair']}: {r['ranking'][0]} of {r['ranking'][1]} pairs of functions in the measured order")
+    return {"noise": noise, "single_agree": agree, "single_inside": inside, "singles": singles}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--python", action="append", required=True, metavar="LABEL=PATH")
+    ap.add_argument("--python", action="append", default=[], metavar="LABEL=PATH")
     ap.add_argument("--specdiff", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")),
                                                        "release", "specdiff"))
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--only", action="append", default=[], metavar="NAME")
     ap.add_argument("--out", default="cost_validation.json")
+    ap.add_argument("--report", metavar="FILE.json", help="print the tables of an --out file again, measuring nothing")
+    ap.add_argument("--measured", metavar="FILE.json",
+                    help="take the measured side from an --out file (same labels): estimate again, time nothing")
+    ap.add_argument("--dumps", metavar="DIR", help="keep the dumps there (default: a temporary directory)")
     args = ap.parse_args()
+    if args.report:
+        with open(args.report) as f:
+            for label, got in json.load(f).items():
+                report(f"CPython {got['python']} ({label}), {got['runs']} rounds", got["pairs"])
+        return
+    earlier = {}
+    if args.measured:
+        with open(args.measured) as f:
+            earlier = {label: {r["pair"]: r["measured"] for r in got["pairs"]} | {"": got["runs"]}
+                       for label, got in json.load(f).items()}
     everything = {}
-    with tempfile.TemporaryDirectory(prefix="cost-validation-") as workdir:
+    with tempfile.TemporaryDirectory(prefix="cost-validation-") as tmp:
+        workdir = args.dumps or tmp
+        os.makedirs(workdir, exist_ok=True)
         for spec in args.python:
             label, python = spec.split("=", 1)
             version = version_of(python)
+            runs = earlier[label][""] if args.measured else args.runs
             results = []
             for name in pair_names(args.only):
                 print(f"{label}: {name}", file=sys.stderr, flush=True)
                 results.append({"pair": name, "kind": kind(name),
                                 "estimate": estimate(args.specdiff, python, version, name, workdir),
-                                "measured": measure(python, name, args.runs)})
-            figures = report(f"CPython {version} ({label}), {args.runs} rounds", results)
-            everything[label] = {"python": version, "runs": args.runs, **figures, "pairs": results}
+                                "measured": earlier[label][name] if args.measured else measure(python, name, runs)})
+            figures = report(f"CPython {version} ({label}), {runs} rounds", results)
+            everything[label] = {"python": version, "runs": runs, **figures, "pairs": results}
     with open(args.out, "w") as f:
         json.dump(everything, f, indent=1)
 

@@ -168,7 +168,7 @@ def report(label, results):
         if r["kind"] == "single":
             singles += 1
             agree += verdict.startswith(("yes", "both"))
-        within = "yes" if est["low"] <= meas["median"] <= est["high"] else "no"
+        within = "–" if r["kind"] == "control" else "yes" if est["low"] <= meas["median"] <= est["high"] else "no"
         inside += r["kind"] == "single" and within == "yes"
         print(f"| {r['pair']} | {lost(r['estimate']['sites'])} | {fmt(est)} | {fmt_meas(meas)} | {within} | {verdict} |")
         if r["kind"] == "multi":

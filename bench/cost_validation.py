@@ -60,7 +60,7 @@ def version_of(python):
     return out.stdout.strip()
 
 
-def estimate(specdiff, python, version, name, workdir):
+def estimate(specdiff, python, version, name, workdir, models=MODELS_DIR):
     """`view.cost` of `specdiff diff --cost --json` on one dump of each side, cut down."""
     program = os.path.join(PAIRS_DIR, name + ".py")
     dumps = []
@@ -70,7 +70,7 @@ def estimate(specdiff, python, version, name, workdir):
                        check=True, capture_output=True, cwd=PAIRS_DIR)
         dumps.append(out)
     cmd = [specdiff, "diff", *dumps, "--cost", "--json"]
-    model = os.path.join(MODELS_DIR, ".".join(version.split(".")[:2]) + ".json")
+    model = os.path.join(models, ".".join(version.split(".")[:2]) + ".json")
     if os.path.exists(model):
         cmd += ["--cost-model", model]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -198,6 +198,8 @@ def main():
     ap.add_argument("--measured", metavar="FILE.json",
                     help="take the measured side from an --out file (same labels): estimate again, time nothing")
     ap.add_argument("--dumps", metavar="DIR", help="keep the dumps there (default: a temporary directory)")
+    ap.add_argument("--models", metavar="DIR", default=MODELS_DIR,
+                    help="cost models as DIR/3.X.json (`specdiff calibrate -o`); default: the committed ones")
     args = ap.parse_args()
     if args.report:
         with open(args.report) as f:
@@ -221,7 +223,7 @@ def main():
             for name in pair_names(args.only):
                 print(f"{label}: {name}", file=sys.stderr, flush=True)
                 results.append({"pair": name, "kind": kind(name),
-                                "estimate": estimate(args.specdiff, python, version, name, workdir),
+                                "estimate": estimate(args.specdiff, python, version, name, workdir, args.models),
                                 "measured": earlier[label][name] if args.measured else measure(python, name, runs)})
             figures = report(f"CPython {version} ({label}), {runs} rounds", results)
             everything[label] = {"python": version, "runs": runs, **figures, "pairs": results}

@@ -94,7 +94,16 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
     };
     let share = change.hotness as f64 / report.head.samples as f64;
     let (share_low, share_high) = share_interval(share, report.head.samples);
-    let (line_low, line_point, line_high) = line_time(head, model, f.head_code, line);
+    // A lost site runs the generic instruction in head: the line's time counts what the model
+    // measured that to take, not the family's first form's generic time (or 1–30 ns, for the
+    // families whose generic time was measured on a site missing in turn).
+    let site = match (change.kind, change.head_offset, change.base.as_deref()) {
+        (ChangeKind::Lost, Some(offset), Some(base_op)) => {
+            model.forms.iter().find(|f| f.specialized == base_op).map(|form| (offset, form.generic_ns))
+        }
+        _ => None,
+    };
+    let (line_low, line_point, line_high) = line_time(head, model, f.head_code, line, site);
     let percent = 100.0 * share * saved_point / line_point.max(saved_point).max(f64::MIN_POSITIVE);
     let low = 100.0 * share_low * saved_low / line_high.max(saved_low).max(f64::MIN_POSITIVE);
     let high = 100.0 * share_high * saved.2.max(0.0) / line_low.max(saved.2).max(f64::MIN_POSITIVE);
@@ -146,13 +155,15 @@ fn same_family(form: &FormCost, opname: &str) -> bool {
     opname.starts_with(&format!("{}_", form.family))
 }
 
-/// `(low, point, high)` ns of one pass over head's instructions at `line` of code `code`.
-fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32) -> (f64, f64, f64) {
+/// `(low, point, high)` ns of one pass over head's instructions at `line` of code `code`;
+/// `site`, `(offset, ns)`: the instruction at that offset takes that time.
+fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32, site: Option<(u32, f64)>) -> (f64, f64, f64) {
     let Some(info) = head.code.get(code as usize) else { return UNPRICED_NS };
     let mut total = (0.0, 0.0, 0.0);
     for ins in info.instructions.iter().filter(|i| i.line == Some(line)) {
         let Some(op) = head.ops.get(ins.op as usize) else { continue };
-        let priced = model.forms.iter().find_map(|f| {
+        let at_site = site.filter(|(offset, _)| *offset == ins.offset).map(|(_, ns)| ns);
+        let priced = at_site.or_else(|| model.forms.iter().find_map(|f| {
             if f.specialized == op.name {
                 Some(f.specialized_ns)
             } else if f.generic == op.name && !f.generic_by.contains("in turn") {
@@ -160,7 +171,7 @@ fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32) -> (f64, f64,
             } else {
                 None
             }
-        });
+        }));
         let (low, point, high) = match priced {
             Some(ns) => (ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0)),
             None => UNPRICED_NS,

@@ -136,11 +136,13 @@ pub fn function_list(props: &FunctionListProps) -> Html {
             "ArrowUp" => false,
             _ => return,
         };
-        let Some(row) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).filter(|t| t.get_attribute("data-key").is_some() && t.tag_name() == "BUTTON") else {
+        let is_row = |t: &web_sys::Element| t.get_attribute("data-key").is_some() && t.tag_name() == "BUTTON";
+        let Some(row) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).filter(is_row) else {
             return;
         };
+        // The first and last rows' siblings are the spacers: not rows, so the key scrolls.
         let next = if down { row.next_element_sibling() } else { row.previous_element_sibling() };
-        if let Some(b) = next.and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
+        if let Some(b) = next.filter(is_row).and_then(|n| n.dyn_into::<HtmlElement>().ok()) {
             e.prevent_default();
             let _ = b.focus();
         }

@@ -51,7 +51,7 @@ pub fn function_row_view(props: &FunctionRowProps) -> Html {
             {onclick} aria-current={props.selected.then_some("true")}
             data-key={r.key.clone()} title={format!("{} · {} · {}", r.qualname, r.module, r.location)}>
             <span class="heat" title={r.hot_words()}><span style={format!("width:{heat:.0}%")}></span></span>
-            // The name and its location wrap over the row's two lines (`.fname`): read whole,
+            // The name and its location wrap over the row's lines (`.fname`): read whole,
             // `<lambda>@59:13` included, not only in the row's title.
             <span class="fname">
                 <span class="qual">{r.qualname.clone()}</span>

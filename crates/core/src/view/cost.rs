@@ -99,7 +99,7 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
     // families whose generic time was measured on a site missing in turn).
     let site = match (change.kind, change.head_offset, change.base.as_deref()) {
         (ChangeKind::Lost, Some(offset), Some(base_op)) => {
-            model.forms.iter().find(|f| f.specialized == base_op).map(|form| (offset, form.generic_ns))
+            measured_form(model, base_op).map(|form| (offset, form.generic_ns))
         }
         _ => None,
     };
@@ -133,7 +133,7 @@ fn sum_sites<'a>(costs: impl IntoIterator<Item = &'a SiteCost>) -> (CostShare, u
 /// `(low, point, high)` ns one execution of `opname` saves: its own measured form, else the
 /// median and extremes of its family's measured forms.
 fn saving(model: &CostModel, opname: &str) -> Option<(f64, f64, f64)> {
-    if let Some(form) = model.forms.iter().find(|f| f.specialized == opname) {
+    if let Some(form) = measured_form(model, opname) {
         return Some((form.saved_low_ns, form.saved_ns, form.saved_high_ns));
     }
     let family: Vec<&FormCost> = model.forms.iter().filter(|f| same_family(f, opname)).collect();
@@ -143,6 +143,11 @@ fn saving(model: &CostModel, opname: &str) -> Option<(f64, f64, f64)> {
     let low = family.iter().map(|f| f.saved_low_ns).fold(f64::INFINITY, f64::min);
     let high = family.iter().map(|f| f.saved_high_ns).fold(f64::NEG_INFINITY, f64::max);
     Some((low, median, high))
+}
+
+/// The model's measurement of the specialized form `opname` itself, when it has one.
+fn measured_form<'m>(model: &'m CostModel, opname: &str) -> Option<&'m FormCost> {
+    model.forms.iter().find(|f| f.specialized == opname)
 }
 
 /// Whether `opname` is a form of the family `form` was measured in (`LOAD_ATTR_CLASS` and

@@ -95,8 +95,9 @@ impl Server {
     }
 }
 
-/// Every place answering: 503 from the accepting thread, which must not wait on anyone, so the write
-/// does not block (a new socket's empty send buffer takes these few bytes at once).
+/// Every place answering: 503 from the accepting thread, whose only wait is the pool's bounded
+/// handover, so the write does not block (a new socket's empty send buffer takes these few
+/// bytes at once).
 fn busy(mut stream: TcpStream) {
     let _ = stream.set_nonblocking(true);
     let _ = stream.write_all(&head(503, "text/plain; charset=utf-8", 0, true));

@@ -140,6 +140,27 @@ fn dumps_record_each_loop_executor_with_its_uops_offsets_and_exits() {
 }
 
 #[test]
+fn a_loops_trace_names_the_instructions_it_runs_in_the_calls_it_inlines() {
+    // `total`'s loop calls `Point.norm1` and `scale`: its trace goes into both, and each
+    // callee's `inlined` lists the instructions it ran there (its loads of `x` and `y`, the
+    // multiply), each one of the callee's; `total` itself and `main` list none.
+    for py in jit_interpreters() {
+        let d = read(&dump_path("callee_inlined", "base", py));
+        let code = |q: &str| d.code.iter().find(|c| d.str(c.qualname) == q).unwrap_or_else(|| panic!("{}: no {q}", py.minor));
+        assert!(code("total").executors.is_some(), "{}: `total`'s loop has no executor", py.minor);
+        for (callee, site) in [("Point.norm1", "LOAD_ATTR_SLOT"), ("scale", "BINARY_OP_MULTIPLY_INT")] {
+            let c = code(callee);
+            let inlined = c.inlined.as_ref().unwrap_or_else(|| panic!("{}: {callee} has no `inlined`", py.minor));
+            let offsets: Vec<u32> = c.instructions.iter().map(|i| i.offset).collect();
+            assert!(inlined.iter().all(|o| offsets.contains(o)), "{}: {callee} {inlined:?} not all its instructions", py.minor);
+            let sites: Vec<u32> = c.instructions.iter().filter(|i| d.op(i).name == site).map(|i| i.offset).collect();
+            assert!(!sites.is_empty() && sites.iter().all(|o| inlined.contains(o)), "{}: {callee}'s {site} {sites:?} not in {inlined:?}", py.minor);
+        }
+        assert!(code("total").inlined.is_none() && code("main").inlined.is_none(), "{}", py.minor);
+    }
+}
+
+#[test]
 fn without_the_jit_nothing_is_recorded() {
     for py in jit_interpreters() {
         let dir = tempfile::tempdir().unwrap();

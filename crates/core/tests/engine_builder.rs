@@ -341,3 +341,53 @@ fn a_form_the_other_interpreter_lacks_is_named_and_nothing_is_guessed() {
     let r = diff(&slot, &generic);
     assert_eq!(only_change(&r).cause, Some(specdiff_core::engine::Cause::InputsChanged), "{:#?}", only_change(&r));
 }
+
+#[test]
+fn a_site_a_callers_trace_ran_proves_no_regression() {
+    // With the JIT on, a trace of a caller's loop that inlines `f` runs its site in tier 2:
+    // its tier-1 form stopped where the trace began, in either run (issue 35's rule, for
+    // callees: the dump's `inlined`).
+    let slot = one("3.15.0", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let generic = one("3.15.0", |c| c.ins("LOAD_ATTR", "x", 4).backoff(4));
+    assert_eq!(only_change(&diff(&slot, &generic)).kind, ChangeKind::Lost);
+    let traced = |mut d: Dump| {
+        let f = d.code.iter().position(|c| d.str(c.qualname) == "f").unwrap();
+        let at = d.code[f].instructions.iter().find(|i| d.op(i).name.starts_with("LOAD_ATTR")).unwrap().offset;
+        d.code[f].inlined = Some(vec![at]);
+        d
+    };
+    for (base, head) in [(traced(slot.clone()), generic.clone()), (slot.clone(), traced(generic.clone()))] {
+        let r = diff(&base, &head);
+        assert_eq!(only_change(&r).kind, ChangeKind::Minor);
+        assert_eq!(r.summary.regressions, 0);
+    }
+    // Another instruction of `f` traced says nothing of this site.
+    let mut other = generic.clone();
+    let f = other.code.iter().position(|c| other.str(c.qualname) == "f").unwrap();
+    other.code[f].inlined = Some(vec![0]);
+    assert_eq!(only_change(&diff(&slot, &other)).kind, ChangeKind::Lost);
+}
+
+#[test]
+fn with_the_jit_on_only_a_loss_from_a_base_that_never_missed_is_a_regression() {
+    // Traces the dump cannot show stop tier-1 counters too: which phase a snapshot caught is
+    // timing. A base that missed met what head fails on.
+    let jit = |mut d: Dump| {
+        d.python.jit = Some(specdiff_core::model::JitInfo { executors_readable: true, available: Some(true), enabled: Some(true) });
+        d
+    };
+    let clean = one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4));
+    let missed = one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(2));
+    let generic = one("3.15.0", |c| c.ins("TO_BOOL", "", 4).backoff(5));
+    assert_eq!(only_change(&diff(&missed, &generic)).kind, ChangeKind::Lost, "JIT off: counters are evidence");
+    assert_eq!(only_change(&diff(&jit(clean.clone()), &jit(generic.clone()))).kind, ChangeKind::Lost);
+    for (base, head) in [(jit(missed.clone()), jit(generic.clone())), (missed.clone(), jit(generic.clone()))] {
+        assert_eq!(only_change(&diff(&base, &head)).kind, ChangeKind::Minor);
+    }
+    // `missing`: head's misses against a base that held (unsampled runs: the counters are
+    // the evidence).
+    let held = unsampled("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4));
+    let many = unsampled("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(40));
+    assert_eq!(only_change(&diff(&held, &many)).kind, ChangeKind::Missing, "JIT off");
+    assert_eq!(only_change(&diff(&jit(held), &jit(many))).kind, ChangeKind::Minor);
+}

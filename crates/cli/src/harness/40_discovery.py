@@ -15,11 +15,14 @@ class Found:
         self.func_qualnames = {} # id -> {__qualname__ of each live function using the code}
         self.classes = set()     # (module, qualname) of live classes
         self.class_objs = []     # the live classes themselves (class_table)
+        self.funcs = []          # live functions, kept only when executors can be read: they
+                                 # name the callees of traces (section 6, `Callees`)
 
 
 def find_codes(roots):
     found = Found()
     stack = list(roots)
+    funcs = found.funcs if executors_possible() else None
     me = _thread.get_ident()
     for tid, frame in sys._current_frames().items():
         while tid != me and frame is not None:   # other threads still running
@@ -32,6 +35,8 @@ def find_codes(roots):
             code = obj.__code__
             stack.append(code)
             found.func_codes.add(id(code))
+            if funcs is not None:
+                funcs.append(obj)
             mod = obj.__module__
             if isinstance(mod, str):
                 found.func_module.setdefault(id(code), mod)

@@ -5,7 +5,9 @@
 # (3.13+ built with the JIT, `PYTHON_JIT=1`): every executor attached to a code object's
 # bytecode (an ENTER_EXECUTOR at an instruction start; `_opcode.get_executor`), its validity,
 # its main trace's uops with the bytecode offset each came from, and its exit stubs with the
-# guards that jump to them (`decode_trace`); and the `jit` description of the interpreter.
+# guards that jump to them (`decode_trace`); the instructions of other code objects a trace
+# runs in the frames of the calls it inlines (`Callees`, the dump's `inlined`); and the `jit`
+# description of the interpreter.
 # Detected, never assumed: no `_opcode.get_executor`, no ENTER_EXECUTOR, no executors.
 # Read at the snapshot, like the adaptive bytecode: an executor that was invalidated before
 # the end of the run is gone from the code (CPython detaches it), so the dump shows what was
@@ -21,6 +23,10 @@ SYNTHETIC_UOPS = ("_MAKE_WARM", "_SPILL_OR_RELOAD", "_JUMP_TO_TOP")
 # A frame pushed (an inlined call; `_CREATE_INIT_FRAME` pushes the shim frame `__init__` returns
 # into) or popped: uops between are at offsets of another code object.
 FRAME_PUSH, FRAME_POP = ("_PUSH_FRAME", "_CREATE_INIT_FRAME"), ("_RETURN_VALUE", "_RETURN_GENERATOR", "_YIELD_VALUE")
+# Uops whose operand is the version of the function a call is about to enter (3.14, 3.15).
+VERSION_CHECKS = ("_CHECK_FUNCTION_VERSION", "_CHECK_FUNCTION_VERSION_INLINE",
+                  "_CHECK_FUNCTION_VERSION_KW", "_CHECK_METHOD_VERSION",
+                  "_CHECK_METHOD_VERSION_KW")
 
 
 def jit_info():
@@ -87,8 +93,82 @@ def read_executors(code, raw):
     return out
 
 
-def decode_trace(dump, offset, ex, valid):
-    """One executor as the dump's `executors` entry (docs/dump-format.md)."""
+class Callees:
+    """Which code object an inlined frame of a trace runs. Best, from a uop in the frame whose
+    operand points into a code object's bytecode (`_SET_IP`, 3.15's `_GUARD_IP_*`: the frame's
+    instruction pointer), or that checks its code's version (3.15's `_GUARD_CODE_VERSION_*`).
+    Else from the uops before the push: a version check's operand (a function's
+    `func_version`, which CPython 3.14+ sets from its code's `co_version` when the function is
+    made: one number per code object), or an operand that is a live function's address
+    (3.14's `_PUSH_FRAME`, a constant callee). Versions are read from the function objects at
+    the place `_version_offset` finds; without one, they name nothing."""
+
+    def __init__(self, funcs, codes):
+        self.by_id, self.by_version = {}, {}
+        at = _version_offset()
+        read = None
+        if at is not None:
+            import ctypes
+            read = ctypes.c_uint32.from_address
+        for f in funcs:
+            code = f.__code__
+            self.by_id[id(f)] = code
+            if read is not None:
+                v = read(id(f) + at).value
+                # 0: no version (its code or defaults were replaced). Two code objects under
+                # one number (never seen) name neither.
+                if v and self.by_version.setdefault(v, code) is not code:
+                    self.by_version[v] = None
+        import bisect   # after the run, like ctypes: the program never sees them imported
+        self.after = bisect.bisect_right
+        self.spans = sorted((id(c), id(c) + c.__sizeof__(), c) for c in codes)
+        self.starts = [s[0] for s in self.spans]
+
+    def before_push(self, name, operand):
+        """The code object this uop says the next pushed frame runs, or None."""
+        if name in VERSION_CHECKS:
+            return self.by_version.get(operand)
+        return self.by_id.get(operand) if operand > 0xFFFF else None
+
+    def in_frame(self, name, operand):
+        """The code object of the frame this uop runs in, when the uop says, or None."""
+        if name == "_SET_IP" or name.startswith("_GUARD_IP"):
+            k = self.after(self.starts, operand) - 1
+            if k >= 0 and operand < self.spans[k][1]:
+                return self.spans[k][2]
+        elif name.startswith("_GUARD_CODE_VERSION"):
+            return self.by_version.get(operand)
+        return None
+
+
+def _version_offset():
+    """Where a function object holds its `func_version` (a uint32), found by looking rather
+    than assumed: code objects get consecutive versions in the order they are made, so three
+    functions compiled in a row hold three consecutive numbers there, and a function made from
+    the first one's code holds the same number. None unless exactly one place fits, or without
+    ctypes."""
+    try:
+        import ctypes
+    except ImportError:
+        return None
+    ns = {}
+    exec(compile("def a(): pass\ndef b(): pass\ndef c(): pass\n", SELF_FILE, "exec"), ns)
+    a, b, c = ns["a"], ns["b"], ns["c"]
+    twin = FunctionType(a.__code__, {})
+    read = ctypes.c_uint32.from_address
+    fits = []
+    for k in range(0, FunctionType.__basicsize__ - 3, 4):
+        v = read(id(a) + k).value
+        if v and read(id(b) + k).value == v + 1 and read(id(c) + k).value == v + 2 \
+                and read(id(twin) + k).value == v:
+            fits.append(k)
+    return fits[0] if len(fits) == 1 else None
+
+
+def decode_trace(dump, offset, ex, valid, callees=None, inlined=None):
+    """One executor as the dump's `executors` entry (docs/dump-format.md). With `callees`,
+    the byte offsets of the instructions the trace runs in inlined frames whose code it names
+    are added to `inlined` (id(code) -> set)."""
     try:
         uops = [tuple(u) for u in ex]
     except Exception:
@@ -118,6 +198,9 @@ def decode_trace(dump, offset, ex, valid):
         exits.append([EXIT_STUBS.get(name, "other"), dump.s(name),
                       None if stub_depth.get(k, 0) else 2 * unit])
     out, depth = [], 0
+    # Each inlined frame above this code's: [the code its push named, the offsets it ran, the
+    # code its own uops named]; a named callee's uops came from its instructions.
+    frames, named = [], None
     for k in range(start):
         name, oparg, target = uops[k][:3]
         jump, error = links[k]
@@ -131,10 +214,40 @@ def decode_trace(dump, offset, ex, valid):
         while row[-1] is None and len(row) > 2:
             row.pop()
         out.append(row)
+        if callees is not None and depth >= 0:
+            operand = uops[k][3] if len(uops[k]) > 3 else 0
+            if depth:
+                frame = frames[-1]
+                if name not in SYNTHETIC_UOPS:
+                    frame[1].append(2 * unit)
+                frame[2] = frame[2] or callees.in_frame(name, operand)
+            hit = callees.before_push(name, operand)
+            # A version check, or the push's own operand, names the callee; another address
+            # (a function passed as an argument) only when nothing did.
+            if hit is not None and (named is None or name in VERSION_CHECKS or name in FRAME_PUSH):
+                named = hit
+            if name in FRAME_PUSH:
+                frames.append([named, [], None])
+                named = None
+            elif name in FRAME_POP:
+                named = None
+                if frames:
+                    _record_frame(frames.pop(), inlined)
         depth = _depth_after(name, depth)
+    for frame in frames:
+        _record_frame(frame, inlined)
     entry["uops"] = out
     entry["exits"] = exits
     return entry
+
+
+def _record_frame(frame, inlined):
+    """Adds an inlined frame's offsets to `inlined`, unless one is past its code's end (the
+    callee was misnamed: nothing is claimed of it)."""
+    pushed, offsets, own = frame
+    code = own or pushed
+    if code is not None and offsets and max(offsets) < len(code.co_code):
+        inlined.setdefault(id(code), set()).update(offsets)
 
 
 def _depth_after(name, depth):

@@ -93,13 +93,17 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
         chosen = [c for c in chosen if c[0] in ran]
     index = {c[0]: n for n, c in enumerate(chosen)}
     entries = []
+    # The instructions traces ran in other code objects' frames (section 6): known only once
+    # every executor is read.
+    callees = Callees(found.funcs, codes.values()) if found.executors else None
+    inlined = {}
     for key, code, mod, kind in chosen:
         instructions, left_to_cli = decode_code(code, dump, snapshot[key])
         sites = sampler.churn.get(key)
         if sites:
             add_churn(dump, instructions, sites)
-        executors = [x for x in (decode_trace(dump, *ex) for ex in found.executors.get(key, ()))
-                     if x]
+        executors = [x for x in (decode_trace(dump, *ex, callees, inlined)
+                                 for ex in found.executors.get(key, ())) if x]
         entries.append({"_key": key, "_code": code, "_module": mod, "kind": kind,
                         "_executors": executors,
                         "_ident": ident[key],
@@ -109,6 +113,8 @@ def build_code_entries(dump, found, exec_ids, sampler, opts, main_code):
                             and code.co_filename == main_code.co_filename else None),
                         "_raw": snapshot[key] if left_to_cli else None,
                         "instructions": instructions})
+    for e in entries:
+        e["_inlined"] = sorted(inlined.get(e["_key"], ()))
     return entries
 
 
@@ -234,7 +240,8 @@ def finish_entries(dump, entries, sampler):
             **({"import_samples": sampler.import_hits[key]} if key in sampler.import_hits else {}),
             "line_samples": sorted(line_hits.get(key, [])),
             "instructions": e["instructions"],
-            **({"executors": e["_executors"]} if e["_executors"] else {})})
+            **({"executors": e["_executors"]} if e["_executors"] else {}),
+            **({"inlined": e["_inlined"]} if e["_inlined"] else {})})
     for f in files:
         src = source_lines(linecache, f["path"], f.pop("_globals"))
         f["source"] = source_runs(dump, src, need[f["path"]])

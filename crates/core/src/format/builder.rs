@@ -170,6 +170,7 @@ impl DumpBuilder {
             line_samples: vec![],
             instructions: vec![],
             executors: None,
+            inlined: None,
         };
         CodeBuilder { b: self, code, offset: 0 }
     }

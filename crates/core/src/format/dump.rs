@@ -106,6 +106,12 @@ fn validate(d: &Dump) -> Result<(), InputErrorKind> {
         if let Some((path, detail)) = bad_executor(ci, c, ns) {
             return bad(path, detail);
         }
+        if let Some(offsets) = &c.inlined {
+            // One way to write each set: what a share link packs as deltas must read back.
+            if offsets.is_empty() || offsets.windows(2).any(|w| w[0] >= w[1]) {
+                return bad(format!("code[{ci}].inlined"), "offsets not ascending, or none (leave the key out)".to_string());
+            }
+        }
     }
     Ok(())
 }

@@ -85,7 +85,7 @@ impl<'a> Scanner<'a> {
         let (mut kind, mut parent, mut ran, mut samples) = (None, None, None, None);
         let (mut line_samples, mut instructions) = (None, None);
         let (mut owner, mut made_at, mut body, mut import_samples) = (None, None, None, None);
-        let mut executors = None;
+        let (mut executors, mut inlined) = (None, None);
         self.object(|s, key| match key {
             b"file" => once(&mut file, s.u32()?),
             b"module" => once(&mut module, s.u32()?),
@@ -106,6 +106,7 @@ impl<'a> Scanner<'a> {
             }
             b"instructions" => once(&mut instructions, s.instructions()?),
             b"executors" => once(&mut executors, s.delegated()?),
+            b"inlined" => once(&mut inlined, s.array(Self::u32)?),
             _ => None,
         })?;
         Some(CodeInfo {
@@ -125,6 +126,7 @@ impl<'a> Scanner<'a> {
             line_samples: line_samples?,
             instructions: instructions?,
             executors: executors.flatten(),
+            inlined,
         })
     }
 

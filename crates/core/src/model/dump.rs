@@ -330,6 +330,11 @@ pub struct CodeInfo {
     /// when it had none (and in dumps written before the field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub executors: Option<Vec<crate::model::jit::Executor>>,
+    /// Byte offsets of this code's instructions that a trace attached to another code object
+    /// ran, in the frame of a call the trace inlined (ascending); `None` when none (always
+    /// without the JIT, and in dumps written before the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlined: Option<Vec<u32>>,
 }
 
 /// The kind of a code object.

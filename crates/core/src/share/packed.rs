@@ -19,9 +19,11 @@ use crate::cpython::opcodes::table_for;
 use crate::format::dump::{check_built, read_dump};
 use crate::format::input::ReadLimits;
 use crate::util::sort::sort_by;
+
+mod jit;
+use jit::{pack_executors, unpack_executors};
 use crate::format::input::{InputError, InputErrorKind};
 use crate::model::dump::{Churn, CodeInfo, CodeKind, CounterKind, Dump, Instruction, OpInfo};
-use crate::model::{Executor, Exit, Uop};
 
 /// The opnames a version-4 link names by number: those of specdiff's opcode tables of
 /// CPython 3.11, 3.12 and 3.13, sorted and without repeats. Part of the link format: the
@@ -153,106 +155,6 @@ pub(crate) fn pack(dump: &Dump) -> Vec<u8> {
     }
     pack_executors(w, code);
     std::mem::take(&mut w.0)
-}
-
-/// The kinds of exit stub a link names by number; another kind travels as text.
-const EXIT_KINDS: [&str; 4] = ["side", "deopt", "error", "other"];
-
-/// The JIT's executors (issue 35), last: the code objects that have them (as gaps between
-/// their indices), then each executor's fields and its uops and exits. A dump without
-/// executors writes nothing, so its link is what it was before they were carried, and a
-/// link made before them ends where this would start.
-fn pack_executors(w: &mut Writer, code: &[CodeInfo]) {
-    let with: Vec<(usize, &Vec<Executor>)> = code.iter().enumerate().filter_map(|(i, c)| Some((i, c.executors.as_ref()?))).collect();
-    if with.is_empty() {
-        return;
-    }
-    w.u(with.len() as u64);
-    let mut previous = 0;
-    for (i, executors) in with {
-        w.u((i - std::mem::replace(&mut previous, i)) as u64);
-        w.u(executors.len() as u64);
-        for e in executors {
-            w.u(e.offset as u64);
-            w.u(e.valid as u64);
-            w.u(e.length as u64);
-            w.u(e.uops.len() as u64);
-            for u in &e.uops {
-                w.u(u.name as u64);
-                w.u(u.oparg as u64);
-                [u.offset, u.exit, u.error].into_iter().for_each(|v| w.opt(v.map(u64::from)));
-            }
-            w.opt(e.exits.as_ref().map(|x| x.len() as u64));
-            for x in e.exits.iter().flatten() {
-                match EXIT_KINDS.iter().position(|k| *k == x.0) {
-                    Some(k) => w.u(k as u64),
-                    None => {
-                        w.u(EXIT_KINDS.len() as u64 + x.0.len() as u64);
-                        w.0.extend(x.0.as_bytes());
-                    }
-                }
-                w.u(x.1 as u64);
-                w.opt(x.2.map(u64::from));
-            }
-        }
-    }
-}
-
-/// Reads what [`pack_executors`] wrote into `code`.
-fn unpack_executors(r: &mut Reader, code: &mut [CodeInfo]) -> Result<(), InputErrorKind> {
-    // Each code object with executors takes at least 2 bytes (its gap and their count), each
-    // executor 5, each uop 5, each exit 3.
-    let n = r.count("executors", 2)?;
-    if n == 0 {
-        // Never written: a dump without executors has no section at all.
-        return Err(bad("executors", "an empty section"));
-    }
-    let mut at: Option<usize> = None;
-    for _ in 0..n {
-        let gap = r.count("executors", 0)?;
-        let i = match at {
-            None => gap,
-            Some(_) if gap == 0 => return Err(bad("executors", "a code object listed twice")),
-            Some(a) => a.saturating_add(gap),
-        };
-        let len = code.len();
-        let c = code.get_mut(i).ok_or_else(|| bad("executors", format!("code object {i} of {len}")))?;
-        at = Some(i);
-        let mut executors = Vec::new();
-        for _ in 0..r.count("executors", 5)? {
-            let (offset, valid, length) = (r.u32("executors")?, r.up_to("executors", 1)? == 1, r.u32("executors")?);
-            let mut uops = Vec::new();
-            for _ in 0..r.count("uops", 5)? {
-                uops.push(Uop { name: r.u32("uops")?, oparg: r.u32("uops")?, offset: r.opt32("uops")?, exit: r.opt32("uops")?, error: r.opt32("uops")? });
-            }
-            let exits = match r.opt("exits")? {
-                None => None,
-                Some(k) if k.saturating_mul(3) > r.left() as u64 => return Err(bad("exits", "more than the bytes left can hold")),
-                Some(k) => {
-                    let mut exits = Vec::new();
-                    for _ in 0..k {
-                        exits.push(exit(r)?);
-                    }
-                    Some(exits)
-                }
-            };
-            executors.push(Executor { offset, valid, length, uops, exits });
-        }
-        c.executors = Some(executors);
-    }
-    Ok(())
-}
-
-fn exit(r: &mut Reader) -> Result<Exit, InputErrorKind> {
-    let k = r.u("exits")?;
-    let kind = match EXIT_KINDS.get(k as usize) {
-        Some(kind) => kind.to_string(),
-        None => {
-            let len = usize::try_from(k - EXIT_KINDS.len() as u64).ok().filter(|&l| l <= r.left()).ok_or_else(|| bad("exits", "a kind longer than the bytes left"))?;
-            r.text("exits", len)?
-        }
-    };
-    Ok(Exit(kind, r.u32("exits")?, r.opt32("exits")?))
 }
 
 fn zigzag(v: i64) -> u64 {
@@ -416,6 +318,7 @@ fn unpack_code(mut dump: Dump, binary: &[u8]) -> Result<Dump, InputErrorKind> {
             line_samples: Vec::new(),
             instructions: Vec::new(),
             executors: None,
+            inlined: None,
         })
         .collect();
     let fields: [fn(&mut CodeInfo) -> &mut u32; 4] = [|c| &mut c.file, |c| &mut c.module, |c| &mut c.qualname, |c| &mut c.name];

@@ -22,14 +22,18 @@ pub(crate) struct SiteView<'a> {
 }
 
 impl<'a> SiteView<'a> {
-    /// A uop of an executor attached to this code came from one of the site's instructions.
+    /// A trace ran one of the site's instructions: a uop of an executor attached to this code
+    /// came from it, or a trace of another code object ran it in the frame of a call it
+    /// inlined (the dump's `inlined`).
     pub(crate) fn in_trace(&self) -> bool {
-        let Some(executors) = &self.code.executors else { return false };
         let ins = &self.code.instructions;
         let (Some(first), Some(last)) = (ins.get(self.site.start as usize), ins.get(self.site.end.saturating_sub(1) as usize)) else {
             return false;
         };
-        executors.iter().flat_map(|e| &e.uops).filter_map(|u| u.offset).any(|o| o >= first.offset && o <= last.offset)
+        let within = |o: u32| o >= first.offset && o <= last.offset;
+        let own = self.code.executors.iter().flatten().flat_map(|e| &e.uops).filter_map(|u| u.offset);
+        let inlined = self.code.inlined.iter().flatten().copied();
+        own.chain(inlined).any(within)
     }
     /// The instruction standing for the site's specialization.
     pub(crate) fn spec(&self) -> &'a Instruction {

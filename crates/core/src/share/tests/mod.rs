@@ -54,6 +54,7 @@ fn sample() -> Dump {
         line_samples: vec![],
         instructions: ins,
         executors: None,
+        inlined: None,
     };
     let mut g_ins = ins(0, 1, 4);
     g_ins.churn = Some(Churn {

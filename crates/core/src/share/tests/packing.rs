@@ -77,8 +77,9 @@ fn cut_and_altered_packed_dumps_give_one_line_errors() {
     let mut extra = packed.clone();
     extra.push(0);
     assert_eq!(outcome(&extra), "l: bad field packed executors: an empty section");
+    // No executors, then one code object with `inlined` offsets and too few bytes for it.
     extra.extend([1, 0, 0]);
-    assert_eq!(outcome(&extra), "l: bad field packed executors: an empty section", "read no further");
+    assert_eq!(outcome(&extra), "l: bad field packed inlined: a count of 1 with 2 bytes left");
 }
 
 #[test]
@@ -203,4 +204,33 @@ fn executors_travel_with_their_uop_names_and_a_cut_section_is_refused() {
         let e = outcome(&packed[..n]);
         assert!(e.contains("packed ") && e != "read", "cut at {n}: {e}");
     }
+}
+
+#[test]
+fn inlined_offsets_travel_with_or_without_executors_and_are_read_strictly() {
+    // With executors, after them; without any, after an executor count of 0.
+    for mut d in [with_executor(), sample()] {
+        let plain = pack(&d);
+        d.code[0].inlined = Some(vec![0, 2]);
+        d.code[1].inlined = Some(vec![2]);
+        let packed = pack(&d);
+        assert!(unpack("l", &packed, ReadLimits::default()).unwrap().unwrap() == d, "lossless");
+        assert!(packed.len() > plain.len());
+        // A trimmed code object keeps its offsets: they are byte offsets, which trimming keeps.
+        let reduced = reduce(&d, |i, _| i == 0);
+        assert_eq!(reduced.code[0].inlined, Some(vec![0, 2]));
+        assert!(unpack("l", &pack(&reduced), ReadLimits::default()).unwrap().unwrap() == reduced, "reduced, lossless");
+        for n in plain.len() + 1..packed.len() {
+            let e = outcome(&packed[..n]);
+            assert!(e.contains("packed ") && e != "read", "cut at {n}: {e}");
+        }
+    }
+    // An offset listed twice (a delta of 0 after the first) or a code object listed twice is
+    // refused: one way to write each dump.
+    let mut d = sample();
+    d.code[0].inlined = Some(vec![0, 2]);
+    let packed = pack(&d);
+    let mut twice = packed.clone();
+    *twice.last_mut().unwrap() = 0;
+    assert_eq!(outcome(&twice), "l: bad field packed inlined: an offset listed twice");
 }

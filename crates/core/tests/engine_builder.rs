@@ -369,9 +369,9 @@ fn a_site_a_callers_trace_ran_proves_no_regression() {
 }
 
 #[test]
-fn with_the_jit_on_only_a_loss_from_a_base_that_never_missed_is_a_regression() {
-    // Traces the dump cannot show stop tier-1 counters too: which phase a snapshot caught is
-    // timing. A base that missed met what head fails on.
+fn with_the_jit_on_counters_prove_only_what_timing_cannot_explain() {
+    // Traces the dump cannot show stop tier-1 counters too, and 3.15's trace recording leaves
+    // the counters it records at 0: which phase a snapshot caught is timing.
     let jit = |mut d: Dump| {
         d.python.jit = Some(specdiff_core::model::JitInfo { executors_readable: true, available: Some(true), enabled: Some(true) });
         d
@@ -379,15 +379,28 @@ fn with_the_jit_on_only_a_loss_from_a_base_that_never_missed_is_a_regression() {
     let clean = one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4));
     let missed = one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(2));
     let generic = one("3.15.0", |c| c.ins("TO_BOOL", "", 4).backoff(5));
-    assert_eq!(only_change(&diff(&missed, &generic)).kind, ChangeKind::Lost, "JIT off: counters are evidence");
-    assert_eq!(only_change(&diff(&jit(clean.clone()), &jit(generic.clone()))).kind, ChangeKind::Lost);
-    for (base, head) in [(jit(missed.clone()), jit(generic.clone())), (missed.clone(), jit(generic.clone()))] {
-        assert_eq!(only_change(&diff(&base, &head)).kind, ChangeKind::Minor);
+    // Head seen holding base's specialization after its warm-up, then losing it.
+    let cycled = one("3.15.0", |c| c.ins("TO_BOOL", "", 4).backoff(5).churn(2, &["TO_BOOL_NONE", "TO_BOOL"]));
+    assert_eq!(only_change(&diff(&missed, &cycled)).kind, ChangeKind::Lost, "JIT off: counters are evidence");
+    for (base, head) in [(jit(missed.clone()), jit(cycled.clone())), (missed.clone(), jit(cycled.clone()))] {
+        assert_eq!(only_change(&diff(&base, &head)).kind, ChangeKind::Minor, "both runs met both kinds of value");
     }
-    // `missing`: head's misses against a base that held (unsampled runs: the counters are
-    // the evidence).
+    // A loss from a base that never missed, or that head never held, still counts.
+    assert_eq!(only_change(&diff(&jit(clean.clone()), &jit(cycled.clone()))).kind, ChangeKind::Lost);
+    assert_eq!(only_change(&diff(&jit(missed.clone()), &jit(generic))).kind, ChangeKind::Lost);
+    // A base counter at 0 is what 3.15's recording leaves: no evidence that base missed.
+    let zeroed = one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(52));
+    assert_eq!(only_change(&diff(&jit(zeroed), &jit(cycled.clone()))).kind, ChangeKind::Lost);
+    // A statement that changed keeps its regression: the edit explains it, not timing.
+    let mut edited = jit(cycled);
+    edited.strings.push("    return f(q)".into());
+    let text = (edited.strings.len() - 1) as u32;
+    let run = edited.files.iter_mut().flat_map(|f| f.source.iter_mut()).find(|(first, lines)| *first <= 4 && 4 < first + lines.len() as u32).unwrap();
+    run.1[(4 - run.0) as usize] = text;
+    assert_eq!(only_change(&diff(&jit(missed), &edited)).kind, ChangeKind::Lost);
+    // The same specialization with other counters proves nothing: not even `minor`.
     let held = unsampled("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4));
     let many = unsampled("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(40));
     assert_eq!(only_change(&diff(&held, &many)).kind, ChangeKind::Missing, "JIT off");
-    assert_eq!(only_change(&diff(&jit(held), &jit(many))).kind, ChangeKind::Minor);
+    assert!(diff(&jit(held), &jit(many)).is_empty());
 }

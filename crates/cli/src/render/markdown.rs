@@ -168,9 +168,10 @@ fn header(out: &mut String, input: &RenderInput) {
         // only what a dump put in (an opname in a "why").
         let _ = writeln!(
             out,
-            "\n**Estimated cost of the lost specializations:** {} (CPython {} cost model; not yet checked against measured time)",
+            "\n**Estimated cost of the lost specializations:** {} (CPython {} cost model; {})",
             text(&clip(&cost.words(), 600)),
-            text(&capped(&cost.model_python, NAME_WIDTH))
+            text(&capped(&cost.model_python, NAME_WIDTH)),
+            super::text::VALIDATED
         );
     }
     if let Some(g) = &input.view.gate {

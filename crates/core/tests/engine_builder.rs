@@ -403,4 +403,8 @@ fn with_the_jit_on_counters_prove_only_what_timing_cannot_explain() {
     let many = unsampled("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(40));
     assert_eq!(only_change(&diff(&held, &many)).kind, ChangeKind::Missing, "JIT off");
     assert!(diff(&jit(held), &jit(many)).is_empty());
+    // Nor do more failed attempts of a generic site (tier 1 ran it for a while, not all along).
+    let (few, more) = (one("3.15.0", |c| c.ins("TO_BOOL", "", 4).backoff(2)), one("3.15.0", |c| c.ins("TO_BOOL", "", 4).backoff(6)));
+    assert_eq!(only_change(&diff(&few, &more)).kind, ChangeKind::Minor, "JIT off");
+    assert!(diff(&jit(few), &jit(more)).is_empty());
 }

@@ -227,6 +227,11 @@ pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Stri
     let (_, attr) = applies(f)?;
     for ((_, class), h, b) in owners(ctx, f, &attr) {
         let (now, then) = (h.defs.get(&attr), b.and_then(|b| b.defs.get(&attr)));
+        if let (Some(d), Some(t)) = (now, then) {
+            if let Some(why) = property_getter_change(&class, &attr, d, t) {
+                return Some((Cause::Descriptor, why));
+            }
+        }
         // Only a change of what the definition *is* (a property, a method, a nested class, a
         // plain value, an import) changes how CPython looks it up; another expression for the
         // same kind of value does not (issue 29: sqlglot's `FUNC_TOKENS = {...}` rebuilt from
@@ -351,6 +356,33 @@ fn inherited_def<'a>(facts: &'a ProgramFacts, up: &[(String, String)], attr: &st
 
 /// What a definition is, as far as attribute lookup cares: a property (by its decorator), a
 /// method, a nested class, a plain value, an import.
+/// A `property` whose getter became (or stopped being) one of `operator`'s getters, written in
+/// C: CPython specializes a property's load (`LOAD_ATTR_PROPERTY`, 3.12+) only when its getter
+/// is a Python function (cssselect 1.1 → 1.3's `Token.type`: `property(operator.itemgetter(0))`
+/// became an `@property` method, and the reverse change loses the specialization).
+fn property_getter_change(class: &str, attr: &str, now: &Def, then: &Def) -> Option<String> {
+    fn c_getter(d: &Def) -> Option<&str> {
+        match &d.kind {
+            DefKind::Value(names) if d.property() == Some("property") => {
+                names.iter().map(String::as_str).find(|n| matches!(*n, "itemgetter" | "attrgetter" | "methodcaller"))
+            }
+            _ => None,
+        }
+    }
+    let python_getter = |d: &Def| matches!(&d.kind, DefKind::Function { .. }) && d.property() == Some("property");
+    match (c_getter(now), c_getter(then)) {
+        (Some(g), None) if python_getter(then) => Some(format!(
+            "`{class}.{attr}` is a `property` whose getter is `operator.{g}` in head (line {}), where it was a method decorated with `@property` (line {}): CPython specializes a property's load only when its getter is a Python function",
+            now.line, then.line
+        )),
+        (None, Some(g)) if python_getter(now) => Some(format!(
+            "`{class}.{attr}` is a method decorated with `@property` in head (line {}), where its getter was `operator.{g}` (line {}): CPython specializes a property's load only when its getter is a Python function",
+            now.line, then.line
+        )),
+        _ => None,
+    }
+}
+
 fn category(d: &Def) -> (u8, Option<&str>) {
     if let Some(p) = d.property() {
         return (0, Some(p));

@@ -306,6 +306,15 @@ fn body_defs(d: &Dump, children: &Children<'_>, index: u32, body: &CodeInfo) -> 
             segment.clear();
             continue;
         }
+        // A statement that binds no name ends here too: an annotation (`pos: int` under
+        // `from __future__ import annotations` stores into `__annotations__`), a store into an
+        // item or attribute, a `del`, an expression statement. Left in the segment it was read
+        // as part of the next `def`: cssselect 1.3's `Token.type` came out "decorated with
+        // `@__annotations__`" at the annotation's line.
+        if matches!(fam.as_ref(), "STORE_SUBSCR" | "STORE_ATTR" | "DELETE_SUBSCR" | "DELETE_ATTR" | "DELETE_NAME" | "POP_TOP") {
+            segment.clear();
+            continue;
+        }
         if !matches!(fam.as_ref(), "STORE_NAME" | "STORE_GLOBAL") {
             segment.push(i);
             continue;

@@ -220,7 +220,8 @@ def decode_trace(dump, offset, ex, valid, callees=None, inlined=None):
                 frame = frames[-1]
                 if name not in SYNTHETIC_UOPS:
                     frame[1].append(2 * unit)
-                frame[2] = frame[2] or callees.in_frame(name, operand)
+                if frame[2] is None:
+                    frame[2] = callees.in_frame(name, operand)
             hit = callees.before_push(name, operand)
             # A version check, or the push's own operand, names the callee; another address
             # (a function passed as an argument) only when nothing did.

@@ -47,10 +47,11 @@
 //!    samples, as head's) or short of `min_failures` (2) more; else `backed_off` when it is;
 //! 9. otherwise `unchanged`.
 //!
-//! With the JIT on in either run (`under_jit`): the same specialization on both sides is
-//! `unchanged` whatever its counters; and where the statement is the same on both sides, a
-//! regression is `minor` when a trace ran the site (an executor's uop came from it, or it is
-//! in the dump's `inlined`) or when it is `lost` from a base that was missing too.
+//! With the JIT on in either run (`under_jit`): the same form on both sides, and any `RESUME`
+//! row, is `unchanged` whatever its counters; and where the source line is the same on both
+//! sides, a regression is `minor` when a trace ran the site (an executor's uop came from it, or
+//! it is in the dump's `inlined`) or when it is `lost` from a base that was missing too while
+//! head was seen holding base's form and losing it.
 //!
 //! Regressions (what a function's `regressions` counts and the gate fails on) are `lost`,
 //! `missing` and `backed_off`; `minor` keeps the smaller counter movements visible.
@@ -126,14 +127,16 @@ fn under_jit(k: ChangeKind, b: &SiteView, h: &SiteView) -> ChangeKind {
     if !k.is_regression() {
         return k;
     }
-    let same_statement = match (b.source_text(), h.source_text()) {
+    // The exact text, not `same_statement`'s shared words: `in {0x7C, 0x2D}` → `in ("|", "-")`
+    // is an edit that explains the loss.
+    let same_text = match (b.source_text(), h.source_text()) {
         (Some(x), Some(y)) => x == y,
         _ => true,
     };
     let base_missed = b.counter().is_some_and(|c| c.misses() > 0 && c.value > 0) || b.churn().is_some_and(|c| c.effective_flips > 0);
     let head_held_it = h.churn().is_some_and(|c| c.effective_flips > 0 && c.seen.contains(&b.op().name));
     let timing = b.in_trace() || h.in_trace() || (k == ChangeKind::Lost && base_missed && head_held_it);
-    if same_statement && timing {
+    if same_text && timing {
         ChangeKind::Minor
     } else {
         k

@@ -228,7 +228,7 @@ pub(super) fn descriptor(ctx: &ExplainContext, f: &Facts) -> Option<(Cause, Stri
     for ((_, class), h, b) in owners(ctx, f, &attr) {
         let (now, then) = (h.defs.get(&attr), b.and_then(|b| b.defs.get(&attr)));
         if let (Some(d), Some(t)) = (now, then) {
-            if let Some(why) = property_getter_change(&class, &attr, d, t) {
+            if let Some(why) = property_getter_change(class, &attr, d, t) {
                 return Some((Cause::Descriptor, why));
             }
         }

@@ -408,3 +408,38 @@ fn with_the_jit_on_counters_prove_only_what_timing_cannot_explain() {
     assert_eq!(only_change(&diff(&few, &more)).kind, ChangeKind::Minor, "JIT off");
     assert!(diff(&jit(few), &jit(more)).is_empty());
 }
+
+#[test]
+fn a_site_seen_with_both_forms_gets_no_story_of_a_new_type() {
+    // pycparser 2.20 → 2.22, unchanged `if n.declname`: str and `None` reach it in both
+    // versions, and each snapshot caught the form of its last re-specialization.
+    let why = |base: &Dump, head: &Dump| only_change(&diff(base, head)).explanation.clone().unwrap_or_default();
+    let none = one("3.14.8", |c| c.ins("TO_BOOL_NONE", "", 4));
+    let str_ = one("3.14.8", |c| c.ins("TO_BOOL_STR", "", 4));
+    assert!(why(&none, &str_).contains("is now a str where it was `None`"), "{}", why(&none, &str_));
+    let str_after_none = one("3.14.8", |c| c.ins("TO_BOOL_STR", "", 4).churn(1, &["TO_BOOL_NONE", "TO_BOOL_STR"]));
+    let none_after_str = one("3.14.8", |c| c.ins("TO_BOOL_NONE", "", 4).churn(1, &["TO_BOOL_STR", "TO_BOOL_NONE"]));
+    for (base, head) in [(&none, &str_after_none), (&none_after_str, &str_)] {
+        assert_eq!(only_change(&diff(base, head)).kind, ChangeKind::Changed);
+        assert!(!why(base, head).contains("where it was"), "{}", why(base, head));
+    }
+    // Two sites that both miss met what their own forms refuse.
+    let (none_missed, str_missed) = (one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(49)), one("3.15.0", |c| c.ins("TO_BOOL_STR", "", 4).misses(28)));
+    assert!(!why(&none_missed, &str_missed).contains("where it was"), "{}", why(&none_missed, &str_missed));
+    let str_clean = one("3.15.0", |c| c.ins("TO_BOOL_STR", "", 4));
+    assert!(why(&none_missed, &str_clean).contains("where it was"), "one side clean still tells");
+}
+
+#[test]
+fn a_site_seen_changing_in_head_ran_there_whatever_its_counter_reads() {
+    // A deopt resets the counter: pycparser 2.22's `RESUME_CHECK` → `RESUME` on 3.15, read as
+    // "did not run in head" though the sampler saw the site specialized first (a counter
+    // reset to its start reads "ran too few times").
+    let why = |base: &Dump, head: &Dump| only_change(&diff(base, head)).explanation.clone().unwrap_or_default();
+    let slot = one("3.14.8", |c| c.ins("LOAD_ATTR_SLOT", "x", 4));
+    let cold = one("3.14.8", |c| c.ins("LOAD_ATTR", "x", 4));
+    let unrun = |why: &str| why.contains("did not run in head") || why.contains("ran too few times in head");
+    assert!(unrun(&why(&slot, &cold)), "{}", why(&slot, &cold));
+    let deopted = one("3.14.8", |c| c.ins("LOAD_ATTR", "x", 4).churn(1, &["LOAD_ATTR_SLOT", "LOAD_ATTR"]));
+    assert!(!unrun(&why(&slot, &deopted)), "{}", why(&slot, &deopted));
+}

@@ -19,6 +19,12 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     if f.change.kind != ChangeKind::Lost && !lost_unrun {
         return None;
     }
+    // A site whose form changed while head ran did run, whatever its counter reads now: a
+    // deopt resets it (pycparser 2.22's `RESUME_CHECK` → `RESUME` on 3.15 read as untouched).
+    let head_op = &f.head?.op().name;
+    if f.change.head_churn.as_ref().is_some_and(|ch| ch.seen.iter().any(|seen| seen != head_op)) {
+        return None;
+    }
     let version = f.head?.rules.version;
     let why = match h.state {
         CounterState::Cold => "this site did not run in head (its counter is untouched), so it was never specialized".to_string(),

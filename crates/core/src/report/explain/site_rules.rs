@@ -11,7 +11,7 @@ use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::opcodes::table_for;
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::align::RowKind;
-use crate::engine::classify::{same_statement, Cause, ChangeKind, SiteView};
+use crate::engine::classify::{same_statement, Cause, ChangeKind, ChurnInfo, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::program::float_constants;
@@ -229,6 +229,16 @@ pub(super) fn operand_type(f: &Facts) -> Option<(Cause, String)> {
     let (b, h) = (f.base?, f.head?);
     let (sb, sh) = (saw(&b.op().name)?, saw(&h.op().name)?);
     if sb == sh || !same_statement(&b, &h) {
+        return None;
+    }
+    // A run whose site held both forms saw both kinds of operand: which form each snapshot
+    // caught is timing, not a change of type (pycparser's `if n.declname`, str and `None` in
+    // both versions; a call that meets a function and then a bound method).
+    let (fb, fh) = (&b.op().name, &h.op().name);
+    let held_both = |churn: &Option<ChurnInfo>| churn.as_ref().is_some_and(|ch| ch.seen.contains(fb) && ch.seen.contains(fh));
+    // So did two sites that both miss: each met operands its own form refuses.
+    let misses = |v: &SiteView| v.counter().is_some_and(|k| k.misses() > 0);
+    if held_both(&f.change.base_churn) || held_both(&f.change.head_churn) || (misses(&b) && misses(&h)) {
         return None;
     }
     let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());

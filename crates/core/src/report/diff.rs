@@ -412,6 +412,13 @@ impl<'a> DiffSession<'a> {
                 Side::Head => self.compare(None, Some(i), false),
             };
             let t = if side == Side::Base { &c.tallies.0 } else { &c.tallies.1 };
+            // No site to specialize, nothing to gain or lose; and on 3.11–3.12, where such code
+            // leaves no adaptive trace of having run, a dump has it only when the sampler
+            // caught it running: two runs of the same code list different ones (jmespath's
+            // `ast.field`), so "only in base" would be the sampler's doing.
+            if t.total.sites == 0 {
+                continue;
+            }
             tally.merge(t);
             if program.includes_one(side, i) {
                 *program_sites += c.base_sites.len() + c.head_sites.len();

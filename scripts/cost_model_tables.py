@@ -5,7 +5,11 @@ import json, pathlib, sys
 root = pathlib.Path(__file__).resolve().parent.parent
 for path in sorted((root / "crates/core/cost-models").glob("*.json")):
     m = json.loads(path.read_text())
-    print(f"### CPython {m['python']} ({m['rounds']} rounds of {m['executions']} executions)\n")
+    passes = m.get("passes", 1)
+    print(f"### CPython {m['python']} ({passes} pass{'es' if passes > 1 else ''} of {m['rounds']} rounds of {m['executions']} executions)\n")
+    if "simple" in m:
+        sm = m["simple"]
+        print(f"Simple instructions: {sm['ns']:.2f} ns each ({sm['low_ns']:.2f}–{sm['high_ns']:.2f}, a body of {sm['instructions']}).\n")
     print("| family | operation | specialized | generic by | specialized ns | generic ns | saved ns (p10–p90) |")
     print("|---|---|---|---|---:|---:|---:|")
     for f in m["forms"]:

@@ -159,6 +159,9 @@ fn table(model: &CostModel, from_cache: bool) -> String {
             f.family, f.operation, f.specialized, f.specialized_ns, f.generic_ns, saved, f.generic_by
         );
     }
+    if let Some(s) = &model.simple {
+        out += &format!("simple instructions (local loads and stores, pops, jumps): {:.2} ns each ({:.2}–{:.2})\n", s.ns, s.low_ns, s.high_ns);
+    }
     for u in &model.unmeasured {
         out += &format!("not measured: {}: {}\n", u.family, u.why);
     }

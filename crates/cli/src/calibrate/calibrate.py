@@ -9,7 +9,7 @@
 # reported as unmeasured with what dis saw, never timed. Rounds interleave the two variants
 # and alternate which goes first; the figure is the median of the per-round differences, the
 # spread their 10th and 90th percentiles. Output: one JSON document on stdout.
-import dis, json, sys, time, builtins, types
+import collections, dis, json, sys, time, builtins, types
 
 QUICK = "--quick" in sys.argv
 ROUNDS = 5 if QUICK else 21
@@ -17,6 +17,10 @@ ROUNDS = 5 if QUICK else 21
 # slow timings are other processes, not the interpreter
 BEST_OF = 3 if QUICK else 5
 EXECUTIONS = 5_000 if QUICK else 20_000
+# whole calibrations, one after the other; each form keeps the pass with its median saving:
+# one pass is not reproducible on a shared machine (a pass taken while the machine was in
+# another state read some generic paths 2-5x slower, docs/cost-validation.md)
+PASSES = 1 if QUICK else 3
 
 
 class Int(int):
@@ -134,7 +138,6 @@ CASES = [
 
 UNMEASURED = [
     ("LOAD_SUPER_ATTR", "its guards check only that `super` is the builtin and the class is a type: a `super()` site specializes whatever it meets"),
-    ("FOR_ITER", "no fair generic form: a FOR_ITER stays generic only on iterators no form handles (a class's __next__, map, zip), not the list, tuple, range or generator iteration the forms do"),
 ]
 
 
@@ -257,31 +260,125 @@ def measure(case):
     after = site_forms(gen_run, site_family)
     result["generic_after"] = after[0] if after else None
     base = sorted(timed(base_run, it, 0, 0) / EXECUTIONS for _ in range(max(3, ROUNDS // 3)))
-    diffs.sort()
-    spec_ns.sort()
-    gen_ns.sort()
-    loop = percentile(base, 0.5)
-    result.update({
+    result.update(figures(spec_ns, gen_ns, diffs, percentile(base, 0.5)))
+    return result, None
+
+
+def figures(spec_ns, gen_ns, diffs, loop):
+    # the medians per execution with the loop's own time (`loop` ns) taken off, and the
+    # saving's median and p10-p90 over the rounds
+    diffs, spec_ns, gen_ns = sorted(diffs), sorted(spec_ns), sorted(gen_ns)
+    return {
         "specialized_ns": round(percentile(spec_ns, 0.5) - loop, 2),
         "generic_ns": round(percentile(gen_ns, 0.5) - loop, 2),
         "saved_ns": round(percentile(diffs, 0.5), 2),
         "saved_low_ns": round(percentile(diffs, 0.1), 2),
         "saved_high_ns": round(percentile(diffs, 0.9), 2),
-    })
+    }
+
+
+def body_instructions(run):
+    # the instructions run once per pass of the loop, the loop's own (FOR_ITER, the store to
+    # `i`, the jump back) included: counted statically, as a dump lists them
+    ins = [i.opname for i in dis.get_instructions(run)]
+    start = next(k for k, op in enumerate(ins) if op.startswith("FOR_ITER"))
+    end = next(k for k, op in enumerate(ins) if op.startswith("JUMP_BACKWARD"))
+    return end - start
+
+
+def measure_simple():
+    # what one simple instruction takes (local loads and stores, a pop, a jump on a bool): a
+    # body of them against the empty loop, over the number of instructions it adds
+    body = "x = a\n        if b:\n            pass\n        a\n        y = x"
+    run = make(body, None)
+    empty = make("pass", None)
+    added = body_instructions(run) - body_instructions(empty)
+    it = range(EXECUTIONS)
+    for _ in range(5):
+        run(range(200), 1, True)
+        empty(range(200), 1, True)
+    diffs = []
+    for r in range(ROUNDS):
+        t = [timed(run, it, 1, True), timed(empty, it, 1, True)]
+        diffs.append((t[0] - t[1]) / EXECUTIONS / added)
+    diffs.sort()
+    return {
+        "instructions": added,
+        "ns": round(percentile(diffs, 0.5), 2),
+        "low_ns": round(percentile(diffs, 0.1), 2),
+        "high_ns": round(percentile(diffs, 0.9), 2),
+    }
+
+
+def measure_for_iter(simple_ns):
+    # FOR_ITER_LIST against a deque's iterator, which no form handles: one execution is one
+    # element; the loop's store and jump back are taken off at the simple instructions' time
+    def run(it, a, b):
+        for x in a:
+            pass
+    spec, gen = list(range(EXECUTIONS)), collections.deque(range(EXECUTIONS))
+    for _ in range(5):
+        run(0, spec[:200], 0)
+    gen_run = types.FunctionType(run.__code__.replace(co_name="run_generic"), {})
+    for _ in range(5):
+        gen_run(0, collections.deque(range(200)), 0)
+    forms = [
+        [i.opname for i in dis.get_instructions(f, adaptive=True) if i.opname.startswith("FOR_ITER")]
+        for f in (run, gen_run)
+    ]
+    result = {
+        "family": "FOR_ITER",
+        "operation": "for x in list",
+        "specialized": forms[0][0] if len(forms[0]) == 1 else None,
+        "generic": forms[1][0] if len(forms[1]) == 1 else None,
+        "generic_by": "a deque",
+    }
+    if forms[0] != ["FOR_ITER_LIST"] or forms[1] != ["FOR_ITER"]:
+        return None, "for x in list: dis found %s and %s" % (forms[0], forms[1])
+    diffs, spec_ns, gen_ns = [], [], []
+    for r in range(ROUNDS):
+        order = [(run, spec, spec_ns), (gen_run, gen, gen_ns)]
+        if r % 2:
+            order.reverse()
+        for f, a, sink in order:
+            sink.append(timed(f, 0, a, 0) / EXECUTIONS)
+        diffs.append(gen_ns[-1] - spec_ns[-1])
+    result["generic_after"] = [i.opname for i in dis.get_instructions(gen_run, adaptive=True) if i.opname.startswith("FOR_ITER")][0]
+    result.update(figures(spec_ns, gen_ns, diffs, 2 * simple_ns))
     return result, None
+
+
+def guarded(label, fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:  # a case the version cannot run is reported, not fatal
+        return None, "%s: %s: %s" % (label, type(e).__name__, e)
+
+
+def median_pass(results):
+    # the pass whose saving is the median of the passes', whole (its fields belong together)
+    measured = [r for r, _ in results if r is not None]
+    if len(measured) < len(results):
+        return None, next(why for r, why in results if r is None)
+    measured.sort(key=lambda r: r["saved_ns"])
+    return measured[len(measured) // 2], None
 
 
 def main():
     forms, unmeasured = [], []
-    for case in CASES:
-        try:
-            result, why = measure(case)
-        except Exception as e:  # a case the version cannot run is reported, not fatal
-            result, why = None, "%s: %s: %s" % (case[1], type(e).__name__, e)
+    simple = sorted((measure_simple() for _ in range(PASSES)), key=lambda s: s["ns"])[PASSES // 2]
+    cases = [(case[0], case[1], measure, (case,)) for case in CASES]
+    cases.append(("FOR_ITER", "for x in list", measure_for_iter, (simple["ns"],)))
+    passes = [[] for _ in cases]
+    for _ in range(PASSES):
+        for k, (family, label, fn, args) in enumerate(cases):
+            passes[k].append(guarded(label, fn, *args))
+    for (family, _, _, _), results in zip(cases, passes):
+        result, why = median_pass(results)
         if result is not None:
             forms.append(result)
         else:
-            unmeasured.append({"family": case[0], "why": why})
+            unmeasured.append({"family": family, "why": why})
     for family, why in UNMEASURED:
         unmeasured.append({"family": family, "why": why})
     v = sys.version_info
@@ -293,6 +390,8 @@ def main():
         "mode": "quick" if QUICK else "full",
         "rounds": ROUNDS,
         "executions": EXECUTIONS,
+        "passes": PASSES,
+        "simple": simple,
         "forms": forms,
         "unmeasured": unmeasured,
     }, sys.stdout, indent=1)

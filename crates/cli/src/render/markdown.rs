@@ -171,7 +171,7 @@ fn header(out: &mut String, input: &RenderInput) {
             "\n**Estimated cost of the lost specializations:** {} (CPython {} cost model; {})",
             text(&clip(&cost.words(), 600)),
             text(&capped(&cost.model_python, NAME_WIDTH)),
-            super::text::VALIDATED
+            super::text::validated(&cost.model_python)
         );
     }
     if let Some(g) = &input.view.gate {

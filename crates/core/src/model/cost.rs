@@ -27,6 +27,14 @@ pub struct CostModel {
     pub rounds: u32,
     /// Executions of the operation per timed loop.
     pub executions: u64,
+    /// Whole calibrations taken, each form keeping the one with its median saving (models
+    /// from before there were passes took one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<u32>,
+    /// What one simple instruction (a local load or store, a pop, a jump on a bool) takes;
+    /// models from before it was measured have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simple: Option<SimpleCost>,
     /// The measured forms.
     pub forms: Vec<FormCost>,
     /// The families or operations not measured, each with why.
@@ -62,6 +70,19 @@ pub struct FormCost {
     pub saved_low_ns: f64,
     /// 90th percentile.
     pub saved_high_ns: f64,
+}
+
+/// The time of one simple instruction, from a loop body of them against the empty loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimpleCost {
+    /// The instructions the body adds to the loop.
+    pub instructions: u32,
+    /// Median nanoseconds per instruction over the rounds.
+    pub ns: f64,
+    /// 10th percentile.
+    pub low_ns: f64,
+    /// 90th percentile.
+    pub high_ns: f64,
 }
 
 /// A family or operation the calibration did not time.

@@ -8,7 +8,7 @@ pub(crate) mod dump;
 pub(crate) mod jit;
 pub(crate) mod stats;
 
-pub use cost::{CostModel, FormCost, Unmeasured, COST_MODEL_FORMAT, COST_MODEL_VERSION};
+pub use cost::{CostModel, FormCost, SimpleCost, Unmeasured, COST_MODEL_FORMAT, COST_MODEL_VERSION};
 pub use dump::{
     Churn, CodeInfo, CodeKind, CounterKind, CounterLayout, Dump, FileInfo, Filters, Instruction, OpInfo, PythonInfo, RunInfo,
     SamplerInfo, Target, FORMAT_NAME, FORMAT_VERSION,

@@ -300,8 +300,46 @@ fn jump_target(d: &Dump, c: &CodeInfo, i: u32, at: &HashMap<u32, u32>) -> Option
     Some(t)
 }
 
+/// Each instruction's innermost loop, as (its jump's target, the jump): instruction indices;
+/// `None` outside every loop. Loops are painted shortest first, each instruction once (a
+/// "next unpainted" pointer skips painted runs), so the work is linear in the code however
+/// the loops overlap.
+pub(crate) fn innermost_loops(d: &Dump, c: &CodeInfo) -> Vec<Option<(u32, u32)>> {
+    let n = c.instructions.len();
+    let at: HashMap<u32, u32> = c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect();
+    let mut loops: Vec<(u32, u32)> =
+        (0..n as u32).filter(|&i| is_jump(d, c, i)).filter_map(|i| Some((jump_target(d, c, i, &at)?, i))).filter(|&(t, j)| t <= j).collect();
+    // Shortest first; ties by position, so the same code paints the same way.
+    loops.sort_by_key(|&(t, j)| (j - t, t));
+    let mut owner = vec![None; n];
+    // next[i]: the first index at or after i not painted yet (n: none).
+    let mut next: Vec<usize> = (0..=n).collect();
+    fn find(next: &mut [usize], i: usize) -> usize {
+        let mut root = i;
+        while next[root] != root {
+            root = next[root];
+        }
+        let mut k = i;
+        while next[k] != root {
+            let up = next[k];
+            next[k] = root;
+            k = up;
+        }
+        root
+    }
+    for (target, jump) in loops {
+        let mut i = find(&mut next, target as usize);
+        while i <= jump as usize {
+            owner[i] = Some((target, jump));
+            next[i] = i + 1;
+            i = find(&mut next, i + 1);
+        }
+    }
+    owner
+}
+
 /// The sampler's hits on the lines of the loop whose jump `jump` goes back to `target`.
-fn loop_samples(c: &CodeInfo, target: u32, jump: u32) -> u64 {
+pub(crate) fn loop_samples(c: &CodeInfo, target: u32, jump: u32) -> u64 {
     let mut lines: Vec<u32> = c.instructions.get(target as usize..=jump as usize).into_iter().flatten().filter_map(|i| i.line).collect();
     lines.sort_unstable();
     lines.dedup();

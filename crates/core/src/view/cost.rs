@@ -5,16 +5,17 @@
 //! The dumps count no executions; the sampler's samples at the site's line do give the
 //! line's share of the run. Every instruction on a line runs about as often as the others,
 //! so the share one instruction takes is its cost over the line's cost per pass, each
-//! instruction priced by the model (its form's measured time) or, when the model has no
-//! figure, as a simple instruction (1–30 ns). So a site costs
+//! instruction priced by the model: its form's measured time, a simple instruction's (a local
+//! load or store, a pop, a jump) where the model timed those, else 1–30 ns. So a site costs
 //! `line share × saved / line time`, the interval taking the share's Wilson interval, the
 //! saving's p10–p90 and the line time's two ends. Not estimated, and saying why: runs not
 //! sampled, a site generic on both sides, a form the model did not measure. A site that now
 //! does less work (`less_work`), or that head's code no longer has, costs nothing.
 
 use crate::engine::{Cause, Change, ChangeKind};
-use crate::model::{CostModel, Dump, FormCost};
+use crate::model::{CostModel, Dump, FormCost, Instruction};
 use crate::report::wording::{count, percent};
+use crate::report::traces::{innermost_loops, loop_samples};
 use crate::report::{DiffReport, FunctionDiff};
 use crate::util::sort;
 use crate::view::hotness::share_interval;
@@ -68,6 +69,18 @@ pub enum SiteCost {
 
 /// The estimated cost of a regressed site of `f` (`change` one of its regressions).
 pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff, change: &Change) -> SiteCost {
+    let loops = loops_of(head, f);
+    site_cost_in(report, head, model, f, change, &loops)
+}
+
+/// Each of `f`'s head instructions' innermost loop.
+fn loops_of(head: &Dump, f: &FunctionDiff) -> Vec<Option<(u32, u32)>> {
+    head.code.get(f.head_code as usize).map(|c| innermost_loops(head, c)).unwrap_or_default()
+}
+
+/// [`site_cost`] given each of the function's head instructions' innermost loop (computed once
+/// per function: [`innermost_loops`]).
+fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff, change: &Change, loops: &[Option<(u32, u32)>]) -> SiteCost {
     if change.cause == Some(Cause::LessWork) {
         return SiteCost::Nothing { why: "head's line does less work".into() };
     }
@@ -92,7 +105,18 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
         ChangeKind::Missing => (0.0, saved.1 / 2.0),
         _ => (saved.0.max(0.0), saved.1.max(0.0)),
     };
-    let share = change.hotness as f64 / report.head.samples as f64;
+    // The sampler sees the program where it lets other threads run: at a loop's jump back,
+    // a call, a function's start. A loop's time lands on its jump's line, whichever line
+    // spent it, so a site in a loop is priced as a share of the loop's pass, with the samples
+    // on all of the loop's lines; elsewhere, of its line's.
+    let code = head.code.get(f.head_code as usize);
+    let index = code.zip(change.head_offset).and_then(|(c, offset)| c.instructions.binary_search_by_key(&offset, |i| i.offset).ok());
+    let region = code.zip(index.and_then(|i| loops.get(i).copied().flatten()));
+    let (samples, instructions): (u64, Vec<&Instruction>) = match region {
+        Some((c, (target, jump))) => (loop_samples(c, target, jump), c.instructions[target as usize..=jump as usize].iter().collect()),
+        None => (change.hotness, code.map(|c| c.instructions.iter().filter(|i| i.line == Some(line)).collect()).unwrap_or_default()),
+    };
+    let share = samples as f64 / report.head.samples as f64;
     let (share_low, share_high) = share_interval(share, report.head.samples);
     // A lost site runs the generic instruction in head: the line's time counts what the model
     // measured that to take, not the family's first form's generic time (or 1–30 ns, for the
@@ -103,7 +127,7 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
         }
         _ => None,
     };
-    let (line_low, line_point, line_high) = line_time(head, model, f.head_code, line, site);
+    let (line_low, line_point, line_high) = pass_time(head, model, &instructions, site);
     let percent = 100.0 * share * saved_point / line_point.max(saved_point).max(f64::MIN_POSITIVE);
     let low = 100.0 * share_low * saved_low / line_high.max(saved_low).max(f64::MIN_POSITIVE);
     let high = 100.0 * share_high * saved.2.max(0.0) / line_low.max(saved.2).max(f64::MIN_POSITIVE);
@@ -113,7 +137,8 @@ pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functi
 
 /// The cost of one function's regressions (the estimated ones) and how many were not estimated.
 pub fn function_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff) -> (CostShare, u32) {
-    let costs: Vec<SiteCost> = f.changes.iter().filter(|c| c.kind.is_regression()).map(|c| site_cost(report, head, model, f, c)).collect();
+    let loops = loops_of(head, f);
+    let costs: Vec<SiteCost> = f.changes.iter().filter(|c| c.kind.is_regression()).map(|c| site_cost_in(report, head, model, f, c, &loops)).collect();
     sum_sites(&costs)
 }
 
@@ -160,12 +185,11 @@ fn same_family(form: &FormCost, opname: &str) -> bool {
     opname.starts_with(&format!("{}_", form.family))
 }
 
-/// `(low, point, high)` ns of one pass over head's instructions at `line` of code `code`;
-/// `site`, `(offset, ns)`: the instruction at that offset takes that time.
-fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32, site: Option<(u32, f64)>) -> (f64, f64, f64) {
-    let Some(info) = head.code.get(code as usize) else { return UNPRICED_NS };
+/// `(low, point, high)` ns of one pass over head's `instructions`; `site`, `(offset, ns)`: the
+/// instruction at that offset takes that time.
+fn pass_time(head: &Dump, model: &CostModel, instructions: &[&Instruction], site: Option<(u32, f64)>) -> (f64, f64, f64) {
     let mut total = (0.0, 0.0, 0.0);
-    for ins in info.instructions.iter().filter(|i| i.line == Some(line)) {
+    for ins in instructions {
         let Some(op) = head.ops.get(ins.op as usize) else { continue };
         let at_site = site.filter(|(offset, _)| *offset == ins.offset).map(|(_, ns)| ns);
         let priced = at_site.or_else(|| model.forms.iter().find_map(|f| {
@@ -177,9 +201,13 @@ fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32, site: Option<
                 None
             }
         }));
-        let (low, point, high) = match priced {
-            Some(ns) => (ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0)),
-            None => UNPRICED_NS,
+        let simple = model.simple.as_ref().filter(|_| is_simple(&op.name));
+        let (low, point, high) = match (priced, simple) {
+            (Some(ns), _) => (ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0)),
+            // One body's average: the simple kinds differ up to 2× between them (0.8–2.3 ns
+            // measured on 3.12–3.15), more than between the calibration's rounds.
+            (None, Some(s)) => (s.ns.max(0.1) / 2.0, s.ns.max(0.1), 2.0 * s.ns.max(0.1)),
+            (None, None) => UNPRICED_NS,
         };
         total = (total.0 + low, total.1 + point, total.2 + high);
     }
@@ -188,6 +216,17 @@ fn line_time(head: &Dump, model: &CostModel, code: u32, line: u32, site: Option<
     } else {
         total
     }
+}
+
+/// Whether `opname` is one of the simple instructions the calibration times as one price: a
+/// local's load or store (their superinstructions too), a constant's load, a pop, a copy or
+/// swap, a jump, a no-op, and a truth test of a bool or `None`. Each does a few pointer moves
+/// and no call, so they take about the same time (measured 0.8–2 ns on 3.12–3.15).
+fn is_simple(opname: &str) -> bool {
+    const PREFIXES: [&str; 8] =
+        ["LOAD_FAST", "STORE_FAST", "LOAD_CONST", "POP_JUMP_IF_", "JUMP_BACKWARD", "JUMP_FORWARD", "TO_BOOL_BOOL", "TO_BOOL_NONE"];
+    const EXACT: [&str; 10] = ["LOAD_SMALL_INT", "POP_TOP", "NOP", "NOT_TAKEN", "COPY", "SWAP", "PUSH_NULL", "END_FOR", "POP_ITER", "EXTENDED_ARG"];
+    PREFIXES.iter().any(|p| opname.starts_with(p)) || EXACT.contains(&opname)
 }
 
 /// The estimate of a whole diff: each function with regressions, and their sum.
@@ -283,6 +322,7 @@ pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCos
     let mut not_estimated = 0;
     let mut functions = Vec::new();
     for f in report.functions.iter().filter(|f| f.regressions > 0) {
+        let loops = loops_of(head, f);
         let sites: Vec<SiteEstimate> = f
             .changes
             .iter()
@@ -292,7 +332,7 @@ pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCos
                 base: c.base.clone(),
                 head: c.head.clone(),
                 line: c.head_line,
-                cost: site_cost(report, head, model, f, c),
+                cost: site_cost_in(report, head, model, f, c, &loops),
             })
             .collect();
         // `function_cost`'s sum, of the sites just estimated rather than estimating them again.

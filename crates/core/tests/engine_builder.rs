@@ -421,10 +421,12 @@ fn a_site_seen_with_both_forms_gets_no_story_of_a_new_type() {
     assert!(why(&none, &str_).contains("is now a str where it was `None`"), "{}", why(&none, &str_));
     let str_after_none = one("3.14.8", |c| c.ins("TO_BOOL_STR", "", 4).churn(1, &["TO_BOOL_NONE", "TO_BOOL_STR"]));
     let none_after_str = one("3.14.8", |c| c.ins("TO_BOOL_NONE", "", 4).churn(1, &["TO_BOOL_STR", "TO_BOOL_NONE"]));
-    for (base, head) in [(&none, &str_after_none), (&none_after_str, &str_)] {
+    for (base, head) in [(&none_after_str, &str_), (&none_after_str, &str_after_none)] {
         assert_eq!(only_change(&diff(base, head)).kind, ChangeKind::Changed);
         assert!(!why(base, head).contains("where it was"), "{}", why(base, head));
     }
+    // Head seen turning from base's form to its own: a change seen happening.
+    assert!(why(&none, &str_after_none).contains("is now a str where it was `None`"), "{}", why(&none, &str_after_none));
     // Two sites that both miss met what their own forms refuse.
     let (none_missed, str_missed) = (one("3.15.0", |c| c.ins("TO_BOOL_NONE", "", 4).misses(49)), one("3.15.0", |c| c.ins("TO_BOOL_STR", "", 4).misses(28)));
     assert!(!why(&none_missed, &str_missed).contains("where it was"), "{}", why(&none_missed, &str_missed));

@@ -11,7 +11,7 @@ use crate::cpython::facts::{cpython, specializes, Shape};
 use crate::cpython::opcodes::table_for;
 use crate::cpython::spelling::canonical_opname;
 use crate::engine::align::RowKind;
-use crate::engine::classify::{same_statement, Cause, ChangeKind, ChurnInfo, SiteView};
+use crate::engine::classify::{same_statement, Cause, ChangeKind, SiteView};
 
 use super::context::{ExplainContext, Facts};
 use super::program::float_constants;
@@ -231,17 +231,18 @@ pub(super) fn operand_type(f: &Facts) -> Option<(Cause, String)> {
     if sb == sh || !same_statement(&b, &h) {
         return None;
     }
-    // A run whose site held both forms saw both kinds of operand: which form each snapshot
-    // caught is timing, not a change of type (pycparser's `if n.declname`, str and `None` in
-    // both versions; a call that meets a function and then a bound method).
+    // A base whose site already held head's form saw both kinds: which form each snapshot
+    // caught is timing, not a change (pycparser's `if n.declname`, str and `None` in both
+    // versions; a call that meets a function and a bound method in both). Head holding both
+    // is a change seen happening (a builtin shadowed by a global assigned during the run).
     let (fb, fh) = (&b.op().name, &h.op().name);
-    let held_both = |churn: &Option<ChurnInfo>| churn.as_ref().is_some_and(|ch| ch.seen.contains(fb) && ch.seen.contains(fh));
+    let base_held_both = f.change.base_churn.as_ref().is_some_and(|ch| ch.seen.contains(fb) && ch.seen.contains(fh));
     // So did two operand-typed sites that both miss: each met operands its own form refuses.
     // (An attribute's form says what the attribute is, which misses on other classes leave
     // true: pyparsing 3.2's `mayReturnEmpty`, a property in every subclass.)
     let misses = |v: &SiteView| v.counter().is_some_and(|k| k.misses() > 0);
     let operand_typed = OPERAND_FAMILIES.contains(&f.change.family.as_str());
-    if held_both(&f.change.base_churn) || held_both(&f.change.head_churn) || (operand_typed && misses(&b) && misses(&h)) {
+    if base_held_both || (operand_typed && misses(&b) && misses(&h)) {
         return None;
     }
     let subject = subject(f.change.family.as_str(), f.change.operand.as_deref());

@@ -450,3 +450,32 @@ fn a_site_seen_changing_in_head_ran_there_whatever_its_counter_reads() {
     let deopted = one("3.14.8", |c| c.ins("LOAD_ATTR", "x", 4).churn(1, &["LOAD_ATTR_SLOT", "LOAD_ATTR"]));
     assert!(!unrun(&why(&slot, &deopted)), "{}", why(&slot, &deopted));
 }
+
+#[test]
+fn a_generic_head_site_a_trace_ran_did_run() {
+    // 3.15's trace recording resets the counters it records: a generic head site a trace ran
+    // reads "too few runs", which would make a real loss `minor` (markdown-it-py 3.0's
+    // `first_ch not in ("|", "-", ":")`, a tuple where 2.2 tested a set).
+    let set = one("3.15.0", |c| c.ins("CONTAINS_OP_SET", "not in", 4));
+    let idle = one("3.15.0", |c| c.ins("CONTAINS_OP", "not in", 4));
+    assert_eq!(only_change(&diff(&set, &idle)).kind, ChangeKind::Minor, "no trace: an idle head site");
+    let traced = |mut d: Dump| {
+        let f = d.code.iter().position(|c| d.str(c.qualname) == "f").unwrap();
+        let at = d.code[f].instructions.iter().find(|i| d.op(i).name.starts_with("CONTAINS_OP")).unwrap().offset;
+        d.code[f].inlined = Some(vec![at]);
+        d
+    };
+    // The same statement: a trace ran it, so timing may explain the form (issue 35's rule).
+    assert_eq!(only_change(&diff(&set, &traced(idle.clone()))).kind, ChangeKind::Minor);
+    // An edited statement: the edit explains the loss, and no sentence says the site sat idle.
+    let mut edited = traced(idle);
+    edited.strings.push("    return f(q)".into());
+    let text = (edited.strings.len() - 1) as u32;
+    let run = edited.files.iter_mut().flat_map(|f| f.source.iter_mut()).find(|(first, lines)| *first <= 4 && 4 < first + lines.len() as u32).unwrap();
+    run.1[(4 - run.0) as usize] = text;
+    let r = diff(&set, &edited);
+    let c = only_change(&r);
+    assert_eq!(c.kind, ChangeKind::Lost);
+    let why = c.explanation.clone().unwrap_or_default();
+    assert!(!why.contains("too few times") && !why.contains("did not run"), "{why}");
+}

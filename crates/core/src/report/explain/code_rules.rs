@@ -25,6 +25,10 @@ pub(super) fn not_run(f: &Facts) -> Option<(Cause, String)> {
     if f.change.head_churn.as_ref().is_some_and(|ch| ch.seen.iter().any(|seen| seen != head_op)) {
         return None;
     }
+    // Nor did a site a trace ran in head sit idle: a trace's recording resets the counter.
+    if f.head?.in_trace() {
+        return None;
+    }
     let version = f.head?.rules.version;
     let why = match h.state {
         CounterState::Cold => "this site did not run in head (its counter is untouched), so it was never specialized".to_string(),

@@ -46,7 +46,8 @@ fn dump(payload: &str, head: bool) -> Dump {
     let c = if head { c.ins("LOAD_ATTR", &attr, 2).backoff(3) } else { c.ins("LOAD_ATTR_SLOT", &attr, 2) };
     c.finish();
     let side = if head { "only_head" } else { "only_base" };
-    b.code(&module, &format!("{side}{payload}"), 4).ins("LOAD_FAST", "x", 5).finish();
+    // A specializable site, so the report lists it ("only in" lists leave out code with none).
+    b.code(&module, &format!("{side}{payload}"), 4).ins("LOAD_FAST", "x", 5).ins("LOAD_ATTR_SLOT", "y", 5).finish();
     b.source(&module, 1, &format!("def meth{payload}(self):"));
     b.source(&module, 2, &format!("    return self.attr  # {payload}"));
     let mut d = b.build();

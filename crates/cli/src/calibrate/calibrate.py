@@ -245,23 +245,27 @@ def measure(case):
         return None, "%s: the generic operands specialize too (%s)" % (operation, gen_forms[0])
     it = range(EXECUTIONS)
     base_run = make("pass", None)
-    diffs, spec_ns, gen_ns = [], [], []
-    for r in range(ROUNDS):
-        order = [(spec_run, sa, sb, spec_ns), (gen_run, ga, gb, gen_ns)]
-        if r % 2:
-            order.reverse()
-        t = {}
-        for run, a, b, sink in order:
-            ns = timed(run, it, a, b) / EXECUTIONS
-            sink.append(ns)
-            t[id(sink)] = ns
-        diffs.append(t[id(gen_ns)] - t[id(spec_ns)])
+    spec_ns, gen_ns, diffs = interleaved((spec_run, it, sa, sb), (gen_run, it, ga, gb))
     # what dis sees after timing: a rotated site must still be missing, not settled
     after = site_forms(gen_run, site_family)
     result["generic_after"] = after[0] if after else None
     base = sorted(timed(base_run, it, 0, 0) / EXECUTIONS for _ in range(max(3, ROUNDS // 3)))
     result.update(figures(spec_ns, gen_ns, diffs, percentile(base, 0.5)))
     return result, None
+
+
+def interleaved(spec, gen):
+    # ROUNDS rounds timing both variants, each a (run, it, a, b) call, which goes first
+    # alternating: per execution, the specialized and generic times and their differences
+    spec_ns, gen_ns, diffs = [], [], []
+    for r in range(ROUNDS):
+        order = [(spec, spec_ns), (gen, gen_ns)]
+        if r % 2:
+            order.reverse()
+        for (run, it, a, b), sink in order:
+            sink.append(timed(run, it, a, b) / EXECUTIONS)
+        diffs.append(gen_ns[-1] - spec_ns[-1])
+    return spec_ns, gen_ns, diffs
 
 
 def figures(spec_ns, gen_ns, diffs, loop):
@@ -335,14 +339,7 @@ def measure_for_iter(simple_ns):
     }
     if forms[0] != ["FOR_ITER_LIST"] or forms[1] != ["FOR_ITER"]:
         return None, "for x in list: dis found %s and %s" % (forms[0], forms[1])
-    diffs, spec_ns, gen_ns = [], [], []
-    for r in range(ROUNDS):
-        order = [(run, spec, spec_ns), (gen_run, gen, gen_ns)]
-        if r % 2:
-            order.reverse()
-        for f, a, sink in order:
-            sink.append(timed(f, 0, a, 0) / EXECUTIONS)
-        diffs.append(gen_ns[-1] - spec_ns[-1])
+    spec_ns, gen_ns, diffs = interleaved((run, 0, spec, 0), (gen_run, 0, gen, 0))
     result["generic_after"] = [i.opname for i in dis.get_instructions(gen_run, adaptive=True) if i.opname.startswith("FOR_ITER")][0]
     result.update(figures(spec_ns, gen_ns, diffs, 2 * simple_ns))
     return result, None

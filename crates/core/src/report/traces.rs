@@ -110,9 +110,6 @@ pub(crate) struct Paired {
 impl Paired {
     /// `pairs`: the aligned instruction indices (base, head) of the whole function.
     pub(crate) fn new(bc: &CodeInfo, hc: &CodeInfo, pairs: &[(u32, u32)]) -> Self {
-        let by_offset = |c: &CodeInfo| -> HashMap<u32, u32> {
-            c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect()
-        };
         Paired { head_to_base: pairs.iter().map(|&(b, h)| (h, b)).collect(), b_at: by_offset(bc), h_at: by_offset(hc) }
     }
 
@@ -288,6 +285,11 @@ pub const HOT_LOOP_SAMPLES: u64 = 5;
 /// See [`HOT_LOOP_SAMPLES`].
 pub const HOT_LOOP_SHARE: f64 = 0.01;
 
+/// Each instruction's index by its offset.
+fn by_offset(c: &CodeInfo) -> HashMap<u32, u32> {
+    c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect()
+}
+
 /// The instruction a backward jump `i` goes to (3.11+: its arg counts code units back from
 /// the end of its inline cache), past the `EXTENDED_ARG`s that may start it.
 fn jump_target(d: &Dump, c: &CodeInfo, i: u32, at: &HashMap<u32, u32>) -> Option<u32> {
@@ -306,7 +308,7 @@ fn jump_target(d: &Dump, c: &CodeInfo, i: u32, at: &HashMap<u32, u32>) -> Option
 /// the loops overlap.
 pub(crate) fn innermost_loops(d: &Dump, c: &CodeInfo) -> Vec<Option<(u32, u32)>> {
     let n = c.instructions.len();
-    let at: HashMap<u32, u32> = c.instructions.iter().enumerate().map(|(i, ins)| (ins.offset, i as u32)).collect();
+    let at = by_offset(c);
     let mut loops: Vec<(u32, u32)> =
         (0..n as u32).filter(|&i| is_jump(d, c, i)).filter_map(|i| Some((jump_target(d, c, i, &at)?, i))).filter(|&(t, j)| t <= j).collect();
     // Shortest first; ties by position, so the same code paints the same way.

@@ -2,13 +2,14 @@
 //! (`docs/cost-model.md`, "Estimated cost"): executions × what one execution of the lost form
 //! saves (the [`CostModel`]) over the run's time.
 //!
-//! The dumps count no executions; the sampler's samples at the site's line do give the
-//! line's share of the run. Every instruction on a line runs about as often as the others,
-//! so the share one instruction takes is its cost over the line's cost per pass, each
+//! The dumps count no executions; the sampler's samples do give a *pass*'s share of the run:
+//! a site's innermost loop (the samples on all of its lines, since the sampler sees a loop at
+//! its jump back), or else the site's line. Every instruction of a pass runs about as often
+//! as the others, so the share one instruction takes is its cost over the pass's cost, each
 //! instruction priced by the model: its form's measured time, a simple instruction's (a local
 //! load or store, a pop, a jump) where the model timed those, else 1–30 ns. So a site costs
-//! `line share × saved / line time`, the interval taking the share's Wilson interval, the
-//! saving's p10–p90 and the line time's two ends. Not estimated, and saying why: runs not
+//! `pass share × saved / pass time`, the interval taking the share's Wilson interval, the
+//! saving's p10–p90 and the pass time's two ends. Not estimated, and saying why: runs not
 //! sampled, a site generic on both sides, a form the model did not measure. A site that now
 //! does less work (`less_work`), or that head's code no longer has, costs nothing.
 
@@ -118,7 +119,7 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
     };
     let share = samples as f64 / report.head.samples as f64;
     let (share_low, share_high) = share_interval(share, report.head.samples);
-    // A lost site runs the generic instruction in head: the line's time counts what the model
+    // A lost site runs the generic instruction in head: the pass's time counts what the model
     // measured that to take, not the family's first form's generic time (or 1–30 ns, for the
     // families whose generic time was measured on a site missing in turn).
     let site = match (change.kind, change.head_offset, change.base.as_deref()) {
@@ -127,10 +128,10 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
         }
         _ => None,
     };
-    let (line_low, line_point, line_high) = pass_time(head, model, &instructions, site);
-    let percent = 100.0 * share * saved_point / line_point.max(saved_point).max(f64::MIN_POSITIVE);
-    let low = 100.0 * share_low * saved_low / line_high.max(saved_low).max(f64::MIN_POSITIVE);
-    let high = 100.0 * share_high * saved.2.max(0.0) / line_low.max(saved.2).max(f64::MIN_POSITIVE);
+    let (pass_low, pass_point, pass_high) = pass_time(head, model, &instructions, site);
+    let percent = 100.0 * share * saved_point / pass_point.max(saved_point).max(f64::MIN_POSITIVE);
+    let low = 100.0 * share_low * saved_low / pass_high.max(saved_low).max(f64::MIN_POSITIVE);
+    let high = 100.0 * share_high * saved.2.max(0.0) / pass_low.max(saved.2).max(f64::MIN_POSITIVE);
     // Wilson's low end of no samples is zero give or take rounding: the interval holds the point.
     SiteCost::Estimated { share: CostShare { percent, low: low.min(percent), high: high.max(percent) } }
 }
@@ -221,7 +222,7 @@ fn pass_time(head: &Dump, model: &CostModel, instructions: &[&Instruction], site
 /// Whether `opname` is one of the simple instructions the calibration times as one price: a
 /// local's load or store (their superinstructions too), a constant's load, a pop, a copy or
 /// swap, a jump, a no-op, and a truth test of a bool or `None`. Each does a few pointer moves
-/// and no call, so they take about the same time (measured 0.8–2 ns on 3.12–3.15).
+/// and no call, so they take about the same time (measured 0.8–2.3 ns on 3.12–3.15).
 fn is_simple(opname: &str) -> bool {
     const PREFIXES: [&str; 8] =
         ["LOAD_FAST", "STORE_FAST", "LOAD_CONST", "POP_JUMP_IF_", "JUMP_BACKWARD", "JUMP_FORWARD", "TO_BOOL_BOOL", "TO_BOOL_NONE"];

@@ -60,6 +60,10 @@ pub struct FormCost {
     /// The opname at the generic site after timing (a missing site stays specialized).
     #[serde(default)]
     pub generic_after: Option<String>,
+    /// The timed body's instructions besides the site (operand loads, a pop), whose time
+    /// `specialized_ns` and `generic_ns` hold; absent in older models.
+    #[serde(default)]
+    pub others: Option<u32>,
     /// Median nanoseconds per execution of the specialized site, loop overhead taken off.
     pub specialized_ns: f64,
     /// The same for the generic site.

@@ -9,9 +9,13 @@
 //! instruction priced by the model: its form's measured time, a simple instruction's (a local
 //! load or store, a pop, a jump) where the model timed those, else 1–30 ns. So a site costs
 //! `pass share × saved / pass time`, the interval taking the share's Wilson interval, the
-//! saving's p10–p90 and the pass time's two ends. Not estimated, and saying why: runs not
-//! sampled, a site generic on both sides, a form the model did not measure. A site that now
-//! does less work (`less_work`), or that head's code no longer has, costs nothing.
+//! saving's p10–p90 and the pass time's two ends. A churning site is priced though it is not
+//! a regression: as a missing one (half the saving, from none), or with the whole saving where
+//! the model timed its form on a site missing in turn, which is a churning site. Not
+//! estimated, and saying why: runs not sampled, a site generic on both sides, a form the model
+//! did not measure. A site that now does less work (`less_work`), or that head's code no
+//! longer has, costs nothing. A call into Python code is priced in its pass without its
+//! callee's body, which the sampler counts in the callee's frame.
 
 use crate::engine::{Cause, Change, ChangeKind};
 use crate::model::{CostModel, Dump, FormCost, Instruction};
@@ -68,7 +72,7 @@ pub enum SiteCost {
     },
 }
 
-/// The estimated cost of a regressed site of `f` (`change` one of its regressions).
+/// The estimated cost of a regressed or churning site of `f`.
 pub fn site_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff, change: &Change) -> SiteCost {
     let loops = loops_of(head, f);
     site_cost_in(report, head, model, f, change, &loops)
@@ -95,15 +99,20 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
         return SiteCost::Unknown { why: "the head run was not sampled".into() };
     }
     let saved = match (change.kind, change.base.as_deref()) {
-        (ChangeKind::Lost | ChangeKind::Missing, Some(base_op)) => match saving(model, base_op) {
+        (ChangeKind::Lost | ChangeKind::Missing | ChangeKind::Churning, Some(base_op)) => match saving(model, base_op) {
             Some(s) => s,
             None => return SiteCost::Unknown { why: format!("the cost model has no figure for {base_op}") },
         },
         _ => return SiteCost::Unknown { why: format!("{head_op} lost no specialized form") },
     };
-    // A missing site still hits on some executions: between none and all of them miss.
+    // A missing site still hits on some executions: between none and all of them miss. So
+    // does a churning one: it re-specializes after its misses (53 of them, 3.12+), and in
+    // between it may hit most of the time. Where the model timed the form on a site missing
+    // in turn (attribute loads and stores, calls), it timed a churning site: its saving.
+    let timed_churning = measured_form(model, change.base.as_deref().unwrap_or_default()).is_some_and(|f| f.generic_by.contains("in turn"));
     let (saved_low, saved_point) = match change.kind {
-        ChangeKind::Missing => (0.0, saved.1 / 2.0),
+        ChangeKind::Churning if timed_churning => (0.0, saved.1),
+        ChangeKind::Missing | ChangeKind::Churning => (0.0, saved.1 / 2.0),
         _ => (saved.0.max(0.0), saved.1.max(0.0)),
     };
     // The sampler sees the program where it lets other threads run: at a loop's jump back,
@@ -113,25 +122,59 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
     let code = head.code.get(f.head_code as usize);
     let index = code.zip(change.head_offset).and_then(|(c, offset)| c.instructions.binary_search_by_key(&offset, |i| i.offset).ok());
     let region = code.zip(index.and_then(|i| loops.get(i).copied().flatten()));
-    let (samples, instructions): (u64, Vec<&Instruction>) = match region {
-        Some((c, (target, jump))) => (loop_samples(c, target, jump), c.instructions[target as usize..=jump as usize].iter().collect()),
-        None => (change.hotness, code.map(|c| c.instructions.iter().filter(|i| i.line == Some(line)).collect()).unwrap_or_default()),
-    };
-    let share = samples as f64 / report.head.samples as f64;
-    let (share_low, share_high) = share_interval(share, report.head.samples);
     // A lost site runs the generic instruction in head: the pass's time counts what the model
     // measured that to take, not the family's first form's generic time (or 1–30 ns, for the
     // families whose generic time was measured on a site missing in turn).
+    // A form that enters a Python frame was timed with its callee's body, whose time the
+    // sampler sees in the callee, not in this pass: the site keeps its saving only.
     let site = match (change.kind, change.head_offset, change.base.as_deref()) {
+        (ChangeKind::Lost, Some(offset), Some(base_op)) if enters_python(base_op) => Some((offset, saved.1.max(0.0) + UNPRICED_NS.1)),
         (ChangeKind::Lost, Some(offset), Some(base_op)) => {
-            measured_form(model, base_op).map(|form| (offset, form.generic_ns))
+            measured_form(model, base_op).map(|form| (offset, own_time(model, form, form.generic_ns)))
         }
         _ => None,
     };
-    let (pass_low, pass_point, pass_high) = pass_time(head, model, &instructions, site);
-    let percent = 100.0 * share * saved_point / pass_point.max(saved_point).max(f64::MIN_POSITIVE);
-    let low = 100.0 * share_low * saved_low / pass_high.max(saved_low).max(f64::MIN_POSITIVE);
-    let high = 100.0 * share_high * saved.2.max(0.0) / pass_low.max(saved.2).max(f64::MIN_POSITIVE);
+    let samples_total = report.head.samples;
+    // (point, low, high) percent for a pass with `samples` over `instructions`.
+    let estimate = |samples: u64, instructions: &[&Instruction]| {
+        let share = samples as f64 / samples_total as f64;
+        let (share_low, share_high) = share_interval(share, samples_total);
+        let (pass_low, pass_point, pass_high) = pass_time(head, model, instructions, site);
+        (
+            100.0 * share * saved_point / pass_point.max(saved_point).max(f64::MIN_POSITIVE),
+            100.0 * share_low * saved_low / pass_high.max(saved_low).max(f64::MIN_POSITIVE),
+            100.0 * share_high * saved.2.max(0.0) / pass_low.max(saved.2).max(f64::MIN_POSITIVE),
+        )
+    };
+    let (percent, low, high) = match region {
+        Some((c, (target, jump))) => {
+            let (whole, own) = (target as usize..=jump as usize, |i: usize| loops.get(i).copied().flatten() == Some((target, jump)));
+            let all: Vec<&Instruction> = c.instructions[whole.clone()].iter().collect();
+            if whole.clone().all(own) {
+                estimate(loop_samples(c, target, jump), &all)
+            } else {
+                // An outer loop's pass holds its inner loops, which run many times per pass:
+                // priced as one pass each they would make a site of the outer loop run as often
+                // as their bodies (a `for x in VALUES` load priced at 20 % of a run it costs
+                // 0.04 % of). The point takes the outer loop's own instructions and the samples
+                // on the lines no inner loop shares; the high end, the whole pass.
+                let mine: Vec<&Instruction> = whole.clone().filter(|&i| own(i)).map(|i| &c.instructions[i]).collect();
+                let mut inner: Vec<u32> = whole.filter(|&i| !own(i)).filter_map(|i| c.instructions[i].line).collect();
+                inner.sort_unstable();
+                let mut lines: Vec<u32> = mine.iter().filter_map(|i| i.line).filter(|l| inner.binary_search(l).is_err()).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                let samples = c.line_samples.iter().filter(|(l, _)| lines.binary_search(l).is_ok()).map(|(_, n)| n).sum();
+                let (point, low, _) = estimate(samples, &mine);
+                let (_, _, high) = estimate(loop_samples(c, target, jump), &all);
+                (point, low, high)
+            }
+        }
+        None => {
+            let on_line: Vec<&Instruction> = code.map(|c| c.instructions.iter().filter(|i| i.line == Some(line)).collect()).unwrap_or_default();
+            estimate(change.hotness, &on_line)
+        }
+    };
     // Wilson's low end of no samples is zero give or take rounding: the interval holds the point.
     SiteCost::Estimated { share: CostShare { percent, low: low.min(percent), high: high.max(percent) } }
 }
@@ -139,8 +182,28 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
 /// The cost of one function's regressions (the estimated ones) and how many were not estimated.
 pub fn function_cost(report: &DiffReport, head: &Dump, model: &CostModel, f: &FunctionDiff) -> (CostShare, u32) {
     let loops = loops_of(head, f);
-    let costs: Vec<SiteCost> = f.changes.iter().filter(|c| c.kind.is_regression()).map(|c| site_cost_in(report, head, model, f, c, &loops)).collect();
+    let costs: Vec<SiteCost> = priced_sites(report, head, model, f, &loops).map(|(_, cost)| cost).collect();
     sum_sites(&costs)
+}
+
+/// The sites of `f` an estimate prices, each with its estimate: its regressions, and its
+/// churning sites that could be estimated. A churning site is not a regression (it may hold
+/// its form most of the time), but it does the same work and keeps missing, and a site in a
+/// hot loop that churns costs time (`call_poly`: 11–21 % of the run, docs/cost-validation.md);
+/// its interval starts at nothing, so it never reaches `--min-cost` by itself. One that cannot
+/// be estimated is left out rather than counted as a regression not estimated.
+fn priced_sites<'a>(
+    report: &'a DiffReport,
+    head: &'a Dump,
+    model: &'a CostModel,
+    f: &'a FunctionDiff,
+    loops: &'a [Option<(u32, u32)>],
+) -> impl Iterator<Item = (&'a Change, SiteCost)> + 'a {
+    f.changes
+        .iter()
+        .filter(|c| c.kind.is_regression() || c.kind == ChangeKind::Churning)
+        .map(move |c| (c, site_cost_in(report, head, model, f, c, loops)))
+        .filter(|(c, cost)| c.kind.is_regression() || matches!(cost, SiteCost::Estimated { .. }))
 }
 
 /// The sum of sites' estimates, and how many were not estimated.
@@ -193,11 +256,14 @@ fn pass_time(head: &Dump, model: &CostModel, instructions: &[&Instruction], site
     for ins in instructions {
         let Some(op) = head.ops.get(ins.op as usize) else { continue };
         let at_site = site.filter(|(offset, _)| *offset == ins.offset).map(|(_, ns)| ns);
-        let priced = at_site.or_else(|| model.forms.iter().find_map(|f| {
+        // A call into Python code: the calibration's time holds the callee's body, which the
+        // sampler counts in the callee's frame, so here it is priced as an unmeasured instruction.
+        let enters = enters_python(&op.name);
+        let priced = at_site.or_else(|| model.forms.iter().filter(|_| !enters).find_map(|f| {
             if f.specialized == op.name {
-                Some(f.specialized_ns)
+                Some(own_time(model, f, f.specialized_ns))
             } else if f.generic == op.name && !f.generic_by.contains("in turn") {
-                Some(f.generic_ns)
+                Some(own_time(model, f, f.generic_ns))
             } else {
                 None
             }
@@ -219,6 +285,33 @@ fn pass_time(head: &Dump, model: &CostModel, instructions: &[&Instruction], site
     }
 }
 
+/// `ns`, a time the model measured for `form`'s timed body, without the body's other
+/// instructions (operand loads, a pop) at the simple instructions' time: the site's own time,
+/// as a program's pass counts those instructions apart. Never below one simple instruction.
+fn own_time(model: &CostModel, form: &FormCost, ns: f64) -> f64 {
+    match (&model.simple, form.others) {
+        (Some(s), Some(others)) => (ns - f64::from(others) * s.ns).max(s.ns),
+        _ => ns,
+    }
+}
+
+/// Whether the specialized form `opname` runs Python code in a new frame (a call of a Python
+/// function or method, a class's `__init__`, a property, `__getitem__`, a generator): the
+/// sampler sees that time in the callee's frame, not at the call.
+fn enters_python(opname: &str) -> bool {
+    const PREFIXES: [&str; 4] = ["CALL_PY_", "CALL_BOUND_METHOD_", "CALL_KW_PY", "CALL_KW_BOUND_METHOD"];
+    const EXACT: [&str; 7] = [
+        "CALL_ALLOC_AND_ENTER_INIT",
+        "BINARY_SUBSCR_GETITEM",
+        "BINARY_OP_SUBSCR_GETITEM",
+        "LOAD_ATTR_PROPERTY",
+        "LOAD_ATTR_GETATTRIBUTE_OVERRIDDEN",
+        "FOR_ITER_GEN",
+        "SEND_GEN",
+    ];
+    PREFIXES.iter().any(|p| opname.starts_with(p)) || EXACT.contains(&opname)
+}
+
 /// Whether `opname` is one of the simple instructions the calibration times as one price: a
 /// local's load or store (their superinstructions too), a constant's load, a pop, a copy or
 /// swap, a jump, a no-op, and a truth test of a bool or `None`. Each does a few pointer moves
@@ -230,7 +323,8 @@ fn is_simple(opname: &str) -> bool {
     PREFIXES.iter().any(|p| opname.starts_with(p)) || EXACT.contains(&opname)
 }
 
-/// The estimate of a whole diff: each function with regressions, and their sum.
+/// The estimate of a whole diff: each function with regressions or priced churning sites,
+/// and their sum.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct DiffCost {
     /// The interpreter the model was measured on, `"3.12.1"`.
@@ -239,7 +333,8 @@ pub struct DiffCost {
     pub total: CostShare,
     /// Regressed sites not estimated, in those functions.
     pub not_estimated: u32,
-    /// Each function with regressions, in the report's order ([`rank_by_cost`] ranks both).
+    /// Each function with regressions or a churning site estimated, in the report's order
+    /// ([`rank_by_cost`] ranks those with regressions).
     pub functions: Vec<FunctionCost>,
 }
 
@@ -260,7 +355,8 @@ pub struct FunctionCost {
     pub share: CostShare,
     /// Its regressed sites not estimated.
     pub not_estimated: u32,
-    /// Its regressed sites, each with its estimate or why there is none.
+    /// Its regressed sites, each with its estimate or why there is none, and its churning
+    /// sites that were estimated.
     pub sites: Vec<SiteEstimate>,
 }
 
@@ -302,9 +398,11 @@ impl FunctionCost {
     }
 }
 
-/// One regressed site and its estimate.
+/// One regressed or churning site and its estimate.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SiteEstimate {
+    /// What happened to it: a regression's kind, or `churning`.
+    pub kind: ChangeKind,
     /// The family.
     pub family: String,
     /// Base opname.
@@ -317,25 +415,21 @@ pub struct SiteEstimate {
     pub cost: SiteCost,
 }
 
-/// The estimate of every regressed site of `report`, priced with `model`.
+/// The estimate of every regressed site of `report`, and of every churning one that can be
+/// estimated, priced with `model`.
 pub fn diff_cost(report: &DiffReport, head: &Dump, model: &CostModel) -> DiffCost {
     let mut total = CostShare::ZERO;
     let mut not_estimated = 0;
     let mut functions = Vec::new();
-    for f in report.functions.iter().filter(|f| f.regressions > 0) {
+    let churns = |f: &FunctionDiff| f.changes.iter().any(|c| c.kind == ChangeKind::Churning);
+    for f in report.functions.iter().filter(|f| f.regressions > 0 || churns(f)) {
         let loops = loops_of(head, f);
-        let sites: Vec<SiteEstimate> = f
-            .changes
-            .iter()
-            .filter(|c| c.kind.is_regression())
-            .map(|c| SiteEstimate {
-                family: c.family.clone(),
-                base: c.base.clone(),
-                head: c.head.clone(),
-                line: c.head_line,
-                cost: site_cost_in(report, head, model, f, c, &loops),
-            })
+        let sites: Vec<SiteEstimate> = priced_sites(report, head, model, f, &loops)
+            .map(|(c, cost)| SiteEstimate { kind: c.kind, family: c.family.clone(), base: c.base.clone(), head: c.head.clone(), line: c.head_line, cost })
             .collect();
+        if sites.is_empty() {
+            continue;
+        }
         // `function_cost`'s sum, of the sites just estimated rather than estimating them again.
         let (share, unknown) = sum_sites(sites.iter().map(|s| &s.cost));
         if !f.import_time {

@@ -242,6 +242,7 @@ mod tests {
     use super::*;
     use crate::report::Hotness;
     use crate::view::cost::{FunctionCost, SiteCost, SiteEstimate};
+    use crate::engine::ChangeKind;
 
     fn demo() -> DiffReport {
         serde_json::from_str(include_str!("../../../cli/tests/golden/demo-3.12.json")).unwrap()
@@ -266,7 +267,7 @@ mod tests {
                     SiteCost::Nothing { .. } => (CostShare::ZERO, 0),
                     SiteCost::Unknown { .. } => (CostShare::ZERO, 1),
                 };
-                let site = SiteEstimate { family: "LOAD_ATTR".into(), base: None, head: None, line: None, cost };
+                let site = SiteEstimate { kind: ChangeKind::Lost, family: "LOAD_ATTR".into(), base: None, head: None, line: None, cost };
                 FunctionCost {
                     module: f.module.clone(),
                     qualname: f.qualname.clone(),
@@ -368,7 +369,7 @@ mod tests {
         // A part estimated whose low end reaches the threshold fails whatever the rest costs.
         let mut partial = cost.clone();
         let f = &mut partial.functions[0];
-        f.sites.push(SiteEstimate { family: "BINARY_OP".into(), base: None, head: None, line: None, cost: estimated(1.5, 2.0, 3.0) });
+        f.sites.push(SiteEstimate { kind: ChangeKind::Lost, family: "BINARY_OP".into(), base: None, head: None, line: None, cost: estimated(1.5, 2.0, 3.0) });
         f.share = CostShare { percent: 2.0, low: 1.5, high: 3.0 };
         let counts = |c: f64| evaluate(&report, &GateOptions { min_cost: Some(c), ..options(0.0, false) }, Some(&partial));
         assert!(counts(1.0).hot.iter().any(|h| h.function == g.not_estimated[0].function));

@@ -76,7 +76,7 @@ def estimate(specdiff, python, version, name, workdir, models=MODELS_DIR):
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     cost = report["view"]["cost"]
     sites = [
-        {"function": f"{f['module']}.{f['qualname']}", "base": s["base"], "head": s["head"], "line": s["line"],
+        {"function": f"{f['module']}.{f['qualname']}", "kind": s.get("kind"), "base": s["base"], "head": s["head"], "line": s["line"],
          "cost": s["cost"].get("share") or s["cost"].get("why")}
         for f in cost["functions"] if not f["import_time"] for s in f["sites"]
     ]
@@ -144,8 +144,11 @@ def fmt_meas(s):
 
 
 def lost(sites, function=None):
-    """The regressed forms the estimate priced, `UNPACK_SEQUENCE_TWO_TUPLE` or `… (missing)`."""
-    forms = sorted({s["base"] + (" (missing)" if s["base"] == s["head"] else "") for s in sites
+    """The forms the estimate priced, `UNPACK_SEQUENCE_TWO_TUPLE`, `… (missing)` or `… (churning)`."""
+    def form(s):
+        kind = s.get("kind") or ("missing" if s["base"] == s["head"] else "lost")
+        return s["base"] + ("" if kind == "lost" else f" ({kind})")
+    forms = sorted({form(s) for s in sites
                     if function in (None, s["function"]) and s["base"]})
     return ", ".join(forms) or "none reported"
 

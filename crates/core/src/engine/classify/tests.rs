@@ -198,6 +198,29 @@ fn churn_counts_must_beat_the_samplers_luck() {
     assert!(!more_than_chance(u32::MAX, u32::MAX) && more_than_chance(0, u32::MAX), "no loop over a fuzzed count");
 }
 
+/// Flips are counted where the sampler looked: a head whose code it found on the stack twice
+/// as often sees about twice the re-specializations of one unchanged behaviour (lark 1.2.2's
+/// `Symbol.__eq__` on 3.15: 1 against 7, its function sampled 10 against 20 times).
+#[test]
+fn churn_counts_are_weighed_by_how_often_each_run_was_looked_at() {
+    const SLOT: &[&str] = &["LOAD_ATTR_SLOT"];
+    let mk = |flips: u32, samples: u64| {
+        let mut b = DumpBuilder::new("3.15.0");
+        b.samples(1000);
+        b.code("m", "f", 1).ins("LOAD_ATTR_SLOT", "x", 1).word(spec312(0)).samples(samples, &[(1, samples)]).churn(flips, SLOT).finish();
+        b.build()
+    };
+    assert_eq!(classify_first_sites(&mk(1, 10), &mk(7, 10)), Some(ChangeKind::Churning));
+    assert_eq!(classify_first_sites(&mk(1, 10), &mk(7, 20)), Some(ChangeKind::Unchanged));
+    // A monomorphic base against a head that keeps re-specializing still churns.
+    assert_eq!(classify_first_sites(&mk(0, 10), &mk(9, 20)), Some(ChangeKind::Churning));
+    // A head looked at less weighs by halves, as before: the looks are only estimated.
+    assert_eq!(classify_first_sites(&mk(1, 20), &mk(5, 10)), Some(ChangeKind::Unchanged));
+    assert!(!more_than_chance_at(1, 7, 2.0 / 3.0) && more_than_chance_at(1, 7, 0.5));
+    assert!(!more_than_chance_at(0, 5, 1.0) && more_than_chance_at(0, 1, 0.0));
+    assert!(!more_than_chance_at(0, 0, 0.5) && !more_than_chance_at(900, 100, 0.999), "q^n underflows: the normal approximation");
+}
+
 #[test]
 fn snapshots_of_one_cycle_are_not_a_change() {
     const BOTH: &[&str] = &["LOAD_ATTR_INSTANCE_VALUE", "LOAD_ATTR_WITH_HINT"];

@@ -342,7 +342,11 @@ pub(crate) fn innermost_loops(d: &Dump, c: &CodeInfo) -> Vec<Option<(u32, u32)>>
 
 /// The sampler's hits on the lines of the loop whose jump `jump` goes back to `target`.
 pub(crate) fn loop_samples(c: &CodeInfo, target: u32, jump: u32) -> u64 {
-    let mut lines: Vec<u32> = c.instructions.get(target as usize..=jump as usize).into_iter().flatten().filter_map(|i| i.line).collect();
+    samples_on(c, c.instructions.get(target as usize..=jump as usize).into_iter().flatten().filter_map(|i| i.line).collect())
+}
+
+/// The sampler's hits on `lines` of `c` (each line counted once, however often it is listed).
+pub(crate) fn samples_on(c: &CodeInfo, mut lines: Vec<u32>) -> u64 {
     lines.sort_unstable();
     lines.dedup();
     c.line_samples.iter().filter(|(l, _)| lines.binary_search(l).is_ok()).map(|(_, n)| n).sum()

@@ -20,7 +20,7 @@
 use crate::engine::{Cause, Change, ChangeKind};
 use crate::model::{CostModel, Dump, FormCost, Instruction};
 use crate::report::wording::{count, percent};
-use crate::report::traces::{innermost_loops, loop_samples};
+use crate::report::traces::{innermost_loops, loop_samples, samples_on};
 use crate::report::{DiffReport, FunctionDiff};
 use crate::util::sort;
 use crate::view::hotness::share_interval;
@@ -109,9 +109,9 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
     // does a churning one: it re-specializes after its misses (53 of them, 3.12+), and in
     // between it may hit most of the time. Where the model timed the form on a site missing
     // in turn (attribute loads and stores, calls), it timed a churning site: its saving.
-    let timed_churning = measured_form(model, change.base.as_deref().unwrap_or_default()).is_some_and(|f| f.generic_by.contains("in turn"));
+    let timed_churning = || measured_form(model, change.base.as_deref().unwrap_or_default()).is_some_and(|f| f.generic_by.contains("in turn"));
     let (saved_low, saved_point) = match change.kind {
-        ChangeKind::Churning if timed_churning => (0.0, saved.1),
+        ChangeKind::Churning if timed_churning() => (0.0, saved.1),
         ChangeKind::Missing | ChangeKind::Churning => (0.0, saved.1 / 2.0),
         _ => (saved.0.max(0.0), saved.1.max(0.0)),
     };
@@ -161,11 +161,8 @@ fn site_cost_in(report: &DiffReport, head: &Dump, model: &CostModel, f: &Functio
                 let mine: Vec<&Instruction> = whole.clone().filter(|&i| own(i)).map(|i| &c.instructions[i]).collect();
                 let mut inner: Vec<u32> = whole.filter(|&i| !own(i)).filter_map(|i| c.instructions[i].line).collect();
                 inner.sort_unstable();
-                let mut lines: Vec<u32> = mine.iter().filter_map(|i| i.line).filter(|l| inner.binary_search(l).is_err()).collect();
-                lines.sort_unstable();
-                lines.dedup();
-                let samples = c.line_samples.iter().filter(|(l, _)| lines.binary_search(l).is_ok()).map(|(_, n)| n).sum();
-                let (point, low, _) = estimate(samples, &mine);
+                let own_lines = mine.iter().filter_map(|i| i.line).filter(|l| inner.binary_search(l).is_err()).collect();
+                let (point, low, _) = estimate(samples_on(c, own_lines), &mine);
                 let (_, _, high) = estimate(loop_samples(c, target, jump), &all);
                 (point, low, high)
             }
@@ -258,16 +255,17 @@ fn pass_time(head: &Dump, model: &CostModel, instructions: &[&Instruction], site
         let at_site = site.filter(|(offset, _)| *offset == ins.offset).map(|(_, ns)| ns);
         // A call into Python code: the calibration's time holds the callee's body, which the
         // sampler counts in the callee's frame, so here it is priced as an unmeasured instruction.
-        let enters = enters_python(&op.name);
-        let priced = at_site.or_else(|| model.forms.iter().filter(|_| !enters).find_map(|f| {
-            if f.specialized == op.name {
-                Some(own_time(model, f, f.specialized_ns))
-            } else if f.generic == op.name && !f.generic_by.contains("in turn") {
-                Some(own_time(model, f, f.generic_ns))
-            } else {
-                None
-            }
-        }));
+        let priced = at_site.or_else(|| {
+            (!enters_python(&op.name)).then(|| model.forms.iter().find_map(|f| {
+                if f.specialized == op.name {
+                    Some(own_time(model, f, f.specialized_ns))
+                } else if f.generic == op.name && !f.generic_by.contains("in turn") {
+                    Some(own_time(model, f, f.generic_ns))
+                } else {
+                    None
+                }
+            }))?
+        });
         let simple = model.simple.as_ref().filter(|_| is_simple(&op.name));
         let (low, point, high) = match (priced, simple) {
             (Some(ns), _) => (ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0), ns.max(UNPRICED_NS.0)),

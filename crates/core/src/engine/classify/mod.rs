@@ -70,6 +70,7 @@ pub(crate) use site_view::same_statement;
 use crate::cpython::counters::Counter;
 use crate::cpython::normalize::{canonical_opname, SiteTag};
 use crate::engine::align::RowKind;
+use crate::model::RunInfo;
 
 /// Classifies one aligned row; `None` when neither side is a specialization site.
 pub(crate) fn classify(b: Option<&SiteView>, h: Option<&SiteView>, kind: RowKind, opts: &ClassifyOptions) -> Option<ChangeKind> {
@@ -375,16 +376,19 @@ const CHURN_LOOK_EVERY_S: f64 = 0.010;
 /// start-up, showed 14–48 misses in real upgrades).
 fn could_prove(b: &SiteView, h: &SiteView, fb: u32) -> bool {
     let run = &h.dump.run;
-    let by_time = (run.duration_s / CHURN_LOOK_EVERY_S).max(0.0).min(f64::from(u32::MAX)) as u64 + 1;
-    let looks = u32::try_from(run.sampler.samples.min(by_time)).unwrap_or(u32::MAX);
+    let looks = u32::try_from(run.sampler.samples.min(looks_in(run))).unwrap_or(u32::MAX);
     b.dump.run.sampler.samples > 0 && run.sampler.samples > 0 && more_than_chance(fb, looks)
 }
 
 /// How many times the sampler could have read the site's counters: the samples that found its
 /// code object on the stack, at most one per `CHURN_LOOK_EVERY_S` of the run.
 fn churn_looks(s: &SiteView) -> u64 {
-    let by_time = (s.dump.run.duration_s / CHURN_LOOK_EVERY_S).max(0.0).min(f64::from(u32::MAX)) as u64 + 1;
-    s.code.samples.1.min(by_time)
+    s.code.samples.1.min(looks_in(&s.dump.run))
+}
+
+/// The most looks at one code object `run` leaves time for: one per `CHURN_LOOK_EVERY_S`.
+fn looks_in(run: &RunInfo) -> u64 {
+    (run.duration_s / CHURN_LOOK_EVERY_S).max(0.0).min(f64::from(u32::MAX)) as u64 + 1
 }
 
 /// [`more_than_chance`] for flips seen by samplers that looked at the site's code unequally
